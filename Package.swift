@@ -1,0 +1,37 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Oak",
+    platforms: [
+        .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9),
+    ],
+    products: [
+        .library(name: "Oak", targets: ["Oak"]),
+        .executable(name: "oak-counter", targets: ["CounterDemo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    ],
+    targets: [
+        .target(
+            name: "Oak",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .executableTarget(
+            name: "CounterDemo",
+            dependencies: ["Oak"],
+            path: "Examples/CounterDemo"
+        ),
+        .testTarget(
+            name: "OakTests",
+            dependencies: ["Oak"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,328 @@
+/// A description of side work, returned by the `update` function of an
+/// ``EffectTransducer`` and executed by the runtime.
+///
+/// Effects come in two forms:
+///
+/// - **Actions** run synchronously, inside the current computation cycle, on
+///   the isolation of `run`. The events they return are processed at once,
+///   depth first, before any event waiting in the proxy's buffer. ``event(_:)``
+///   is the simplest action.
+/// - **Operations** run asynchronously in a task managed by the runtime and
+///   report back by sending events through their `input`. An operation may
+///   have an `id`: starting one with the `id` of a running operation cancels
+///   the running one first, and ``cancelTask(_:)`` cancels it explicitly.
+///
+/// ```swift
+/// static func update(_ state: inout State, event: Event) -> Self.Effect? {
+///     switch event {
+///     case .start:
+///         state = .loading
+///         return Effect(id: "load") { env, input in
+///             let value = try await env.load()
+///             try input.send(.loaded(value))
+///         }
+///     case .loaded(let value):
+///         state = .idle(value)
+///         return .event(.didLoad)      // an action
+///     // …
+///     }
+/// }
+/// ```
+///
+/// Effects are values: they do nothing until the runtime executes them, so
+/// `update` stays a pure function that tests can call directly.
+public struct TransducerEffect<T: EffectTransducer> {
+    /// The environment the effect receives.
+    public typealias Env = T.Env
+    /// The input through which operations send events.
+    public typealias Input = T.Input
+    /// The events the transducer reacts to.
+    public typealias Event = T.Event
+
+    @usableFromInline
+    let kind: Kind
+
+    @usableFromInline
+    init(kind: Kind) {
+        self.kind = kind
+    }
+
+    @usableFromInline
+    enum Kind {
+        case event(Event)
+        case events([Event])
+        case action((Env, Input) throws -> Event)
+        case isolatedAction((Env, isolated (any Actor)?) throws -> Event)
+        case isolatedActions((Env, isolated (any Actor)?) throws -> [Event])
+        case isolatedAsyncAction((Env, isolated (any Actor)?) async throws -> Event)
+        case asyncAction(@Sendable (Env, isolated (any Actor)?) async throws -> [Event])
+        case operation(Operation)
+        case cancel(EffectID)
+        case combined([TransducerEffect])
+    }
+
+    /// An operation: async work in a managed task.
+    @usableFromInline
+    struct Operation {
+        @usableFromInline let id: EffectID?
+        /// The work, for composing sequences.
+        let body: @Sendable (Env, Input, isolated (any Actor)?) async throws -> Void
+        /// Creates the task that runs `body`. Built where `Env: Sendable` is
+        /// known, so the generic run loop needs no such constraint.
+        @usableFromInline let launch: (Env, Input, isolated (any Actor)?, _OperationHooks<T>) -> Task<Void, Never>
+
+        init(
+            id: EffectID?,
+            inheritsIsolation: Bool,
+            body: @escaping @Sendable (Env, Input, isolated (any Actor)?) async throws -> Void
+        ) where Env: Sendable {
+            self.id = id
+            self.body = body
+            if inheritsIsolation {
+                launch = { env, input, isolation, hooks in
+                    Task {
+                        _ = isolation
+                        await hooks.run(body, env: env, input: input, isolation: isolation)
+                    }
+                }
+            } else {
+                launch = { env, input, _, hooks in
+                    Task {
+                        await hooks.run(body, env: env, input: input, isolation: nil)
+                    }
+                }
+            }
+        }
+    }
+}
+
+// MARK: - Actions
+
+extension TransducerEffect {
+    /// An action that returns `event`, processed immediately after the update
+    /// that returned this effect, before any buffered event.
+    ///
+    /// - Complexity: O(1); no task, no allocation for a trivial `Event`.
+    @inlinable
+    public static func event(_ event: sending Event) -> TransducerEffect {
+        TransducerEffect(kind: .event(event))
+    }
+
+    /// An action that returns `events`, processed in order and depth first
+    /// (the events an action returns while processing one of them come before
+    /// the next one).
+    @inlinable
+    public static func events(_ events: Event...) -> TransducerEffect {
+        TransducerEffect(kind: .events(events))
+    }
+
+    /// An action: a synchronous closure that runs on the isolation of `run`,
+    /// inside the current computation cycle, and returns the next event.
+    ///
+    /// ```swift
+    /// Effect { env, input in .configured(env.makeConfiguration()) }
+    /// ```
+    ///
+    /// - Parameter action: Receives the environment and the transducer's input
+    ///   (to hand to components that send later). An error it throws fails the
+    ///   run.
+    public init(_ action: @escaping (Env, Input) throws -> Event) {
+        self.init(kind: .action(action))
+    }
+
+    /// An action that runs on a global actor or any isolation of its own and
+    /// returns the next event. The run waits for it; nothing else is processed
+    /// in between.
+    ///
+    /// ```swift
+    /// Effect(action: { @MainActor env in .delegate(env.makeDelegate()) })
+    /// ```
+    public init(action: @Sendable @escaping @isolated(any) (Env) async throws -> sending Event) where Env: Sendable {
+        self.init(kind: .asyncAction({ env, _ in [try await action(env)] }))
+    }
+
+    /// An action that runs on a global actor or any isolation of its own and
+    /// returns several events, processed in order and depth first.
+    public init(action: @Sendable @escaping @isolated(any) (Env) async throws -> sending [Event]) where Env: Sendable {
+        self.init(kind: .asyncAction({ env, _ in try await action(env) }))
+    }
+
+    /// An action that runs synchronously on the isolation of `run`, which it
+    /// receives as its second argument, and returns the next event.
+    @_disfavoredOverload
+    public init(isolatedAction action: @escaping (Env, isolated (any Actor)?) throws -> Event) {
+        self.init(kind: .isolatedAction(action))
+    }
+
+    /// An action that runs synchronously on the isolation of `run` and returns
+    /// several events, processed in order and depth first.
+    @_disfavoredOverload
+    public init(isolatedAction action: @escaping (Env, isolated (any Actor)?) throws -> [Event]) {
+        self.init(kind: .isolatedActions(action))
+    }
+
+    /// An async action on the isolation of `run`; the run waits for it and
+    /// processes the returned event next.
+    @_disfavoredOverload
+    public init(isolatedAction action: @escaping (Env, isolated (any Actor)?) async throws -> Event) {
+        self.init(kind: .isolatedAsyncAction(action))
+    }
+}
+
+// MARK: - Operations
+
+extension TransducerEffect where Env: Sendable {
+    /// An operation: async work in a task managed by the transducer. It reports
+    /// back by sending events through `input`.
+    ///
+    /// ```swift
+    /// Effect(id: "load") { env, input in
+    ///     let comic = try await env.loadComic(id)
+    ///     try input.send(.didLoad(comic))
+    /// }
+    /// ```
+    ///
+    /// The closure runs on its own isolation: annotate it with a global actor
+    /// (`{ @MainActor env, input in … }`) to run there.
+    ///
+    /// - Parameters:
+    ///   - id: Identifies the operation. Starting an operation with the `id` of
+    ///     a running one cancels the running one first; ``cancelTask(_:)``
+    ///     cancels it. Without an `id` the operation can only be cancelled by
+    ///     the end of the run.
+    ///   - operation: The work. Throwing `CancellationError` (or any error
+    ///     once cancelled) ends it quietly; any other error fails the run.
+    public init(
+        id: (some Hashable & Sendable)? = Optional<String>.none,
+        operation: @Sendable @escaping @isolated(any) (Env, Input) async throws -> Void
+    ) {
+        self.init(
+            kind: .operation(
+                Operation(
+                    id: id.map(EffectID.init),
+                    inheritsIsolation: false,
+                    body: { env, input, _ in try await operation(env, input) }
+                )))
+    }
+
+    /// An operation whose task runs on the isolation of `run`, which the
+    /// closure receives as its third argument.
+    ///
+    /// ```swift
+    /// Effect(isolatedOperation: { _, input, _ in
+    ///     try await Task.sleep(for: .seconds(1))
+    ///     try input.send(.ready)
+    /// })
+    /// ```
+    public init(
+        id: (some Hashable & Sendable)? = Optional<String>.none,
+        isolatedOperation operation: @Sendable @escaping (Env, Input, isolated (any Actor)?) async throws -> Void
+    ) {
+        self.init(
+            kind: .operation(
+                Operation(id: id.map(EffectID.init), inheritsIsolation: true, body: operation)))
+    }
+
+    /// An operation that waits `duration` on `clock` before it runs.
+    /// Cancelling it during the wait means its body never runs.
+    ///
+    /// Pass a test clock to control time in tests.
+    public init<C: Clock>(
+        id: (some Hashable & Sendable)? = Optional<String>.none,
+        operation: @Sendable @escaping @isolated(any) (Env, Input) async throws -> Void,
+        after duration: C.Instant.Duration,
+        tolerance: C.Instant.Duration? = nil,
+        clock: C = ContinuousClock()
+    ) {
+        self.init(
+            kind: .operation(
+                Operation(
+                    id: id.map(EffectID.init),
+                    inheritsIsolation: false,
+                    body: { env, input, _ in
+                        try await clock.sleep(for: duration, tolerance: tolerance)
+                        try await operation(env, input)
+                    }
+                )))
+    }
+
+    /// An isolated operation that waits `duration` on `clock` before it runs.
+    /// Cancelling it during the wait means its body never runs.
+    public init<C: Clock>(
+        id: (some Hashable & Sendable)? = Optional<String>.none,
+        isolatedOperation operation: @Sendable @escaping (Env, Input, isolated (any Actor)?) async throws -> Void,
+        after duration: C.Instant.Duration,
+        tolerance: C.Instant.Duration? = nil,
+        clock: C = ContinuousClock()
+    ) {
+        self.init(
+            kind: .operation(
+                Operation(
+                    id: id.map(EffectID.init),
+                    inheritsIsolation: true,
+                    body: { env, input, isolation in
+                        try await clock.sleep(for: duration, tolerance: tolerance)
+                        try await operation(env, input, isolation)
+                    }
+                )))
+    }
+}
+
+// MARK: - Cancellation and composition
+
+extension TransducerEffect {
+    /// Cancels the running operation with `id`; does nothing when none runs.
+    public static func cancelTask(_ id: some Hashable & Sendable) -> TransducerEffect {
+        TransducerEffect(kind: .cancel(EffectID(id)))
+    }
+
+    /// Executes `effects` in order within one computation cycle: actions run
+    /// in order and their events are processed in that order (depth first);
+    /// operations start in that order and then run in parallel.
+    public static func combine(_ effects: TransducerEffect...) -> TransducerEffect {
+        TransducerEffect(kind: .combined(effects))
+    }
+
+    /// Executes `effects` in order within one computation cycle; see
+    /// ``combine(_:)-(Effect...)``.
+    public static func combine(_ effects: [TransducerEffect]) -> TransducerEffect {
+        TransducerEffect(kind: .combined(effects))
+    }
+}
+
+extension TransducerEffect where Env: Sendable {
+    /// One managed operation that runs `operations` one after another: each
+    /// starts when the previous one has finished. Only operation effects may
+    /// be sequenced; actions and cancellations in `effects` are executed at
+    /// once, in order, when the sequence starts.
+    ///
+    /// - Parameter id: Identifies the whole sequence, as for a single
+    ///   operation.
+    public static func sequence(
+        id: (some Hashable & Sendable)? = Optional<String>.none,
+        _ effects: TransducerEffect...
+    ) -> TransducerEffect {
+        var immediate: [TransducerEffect] = []
+        var bodies: [@Sendable (Env, Input, isolated (any Actor)?) async throws -> Void] = []
+        for effect in effects {
+            if case .operation(let operation) = effect.kind {
+                bodies.append(operation.body)
+            } else {
+                immediate.append(effect)
+            }
+        }
+        let chained = TransducerEffect(
+            kind: .operation(
+                Operation(
+                    id: id.map(EffectID.init),
+                    inheritsIsolation: true,
+                    body: { [bodies] env, input, isolation in
+                        for body in bodies {
+                            try Task.checkCancellation()
+                            try await body(env, input, isolation)
+                        }
+                    }
+                )))
+        return immediate.isEmpty ? chained : TransducerEffect(kind: .combined(immediate + [chained]))
+    }
+}

@@ -1,0 +1,152 @@
+/// What executing an effect gives the run loop: events to process next.
+@usableFromInline
+enum _Outcome<Event> {
+    case none
+    case one(Event)
+    case many([Event])
+    /// The effect has async parts: call `executeAsync`.
+    case needsAsync
+}
+
+/// The per-run values effects are executed with.
+@usableFromInline
+struct _EffectContext<T: BaseTransducer, Env> {
+    @usableFromInline let env: Env
+    @usableFromInline let input: T.Input
+    @usableFromInline let channel: _EventChannel<T.Event>
+    @usableFromInline let inspector: (any TransducerInspector)?
+    @usableFromInline let runID: RunID
+    /// Numbers effects in the order they start.
+    @usableFromInline var effectCount: UInt64 = 0
+
+    @usableFromInline
+    init(env: Env, input: T.Input, channel: _EventChannel<T.Event>, inspector: (any TransducerInspector)?, runID: RunID)
+    {
+        self.env = env
+        self.input = input
+        self.channel = channel
+        self.inspector = inspector
+        self.runID = runID
+    }
+
+    @inlinable
+    mutating func nextInfo(id: EffectID?, kind: EffectInfo.Kind) -> EffectInfo {
+        effectCount &+= 1
+        return EffectInfo(sequenceNumber: effectCount, id: id, kind: kind)
+    }
+}
+
+/// An effect the run loop can execute: ``Effect`` for effect transducers,
+/// the uninhabited `_NoEffect` for pure transducers.
+@usableFromInline
+protocol _RunnableEffect {
+    associatedtype T: BaseTransducer
+    associatedtype Env
+
+    /// Executes the synchronous kinds; returns `.needsAsync` for the others.
+    func executeSync(
+        _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
+    ) throws -> _Outcome<T.Event>
+
+    /// Executes any kind.
+    func executeAsync(
+        _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
+    ) async throws -> _Outcome<T.Event>
+}
+
+/// The effect type of a pure ``Transducer``: it has no values.
+@usableFromInline
+enum _NoEffect<T: BaseTransducer>: _RunnableEffect {
+    @usableFromInline typealias Env = Void
+
+    @inlinable
+    func executeSync(
+        _ context: inout _EffectContext<T, Void>, isolation: isolated (any Actor)?
+    ) throws -> _Outcome<T.Event> { switch self {} }
+
+    @inlinable
+    func executeAsync(
+        _ context: inout _EffectContext<T, Void>, isolation: isolated (any Actor)?
+    ) async throws -> _Outcome<T.Event> { switch self {} }
+}
+
+extension TransducerEffect: _RunnableEffect {
+    @inlinable
+    func executeSync(
+        _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
+    ) throws -> _Outcome<T.Event> {
+        switch kind {
+        case .event(let event):
+            return .one(event)
+        case .action(let action):
+            if let inspector = context.inspector {
+                inspector.record(
+                    InspectionRecord<T>.effectStarted(context.nextInfo(id: nil, kind: .action)), of: context.runID)
+            }
+            return .one(try action(context.env, context.input))
+        case .isolatedAction(let action):
+            if let inspector = context.inspector {
+                inspector.record(
+                    InspectionRecord<T>.effectStarted(context.nextInfo(id: nil, kind: .action)), of: context.runID)
+            }
+            return .one(try action(context.env, isolation))
+        case .events, .isolatedActions, .isolatedAsyncAction, .asyncAction, .operation, .cancel, .combined:
+            return .needsAsync
+        }
+    }
+
+    @usableFromInline
+    func executeAsync(
+        _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
+    ) async throws -> _Outcome<T.Event> {
+        switch kind {
+        case .event, .action, .isolatedAction:
+            return try executeSync(&context, isolation: isolation)
+        case .events(let events):
+            return .many(events)
+        case .isolatedActions(let action):
+            let info = context.nextInfo(id: nil, kind: .action)
+            context.inspector?.record(InspectionRecord<T>.effectStarted(info), of: context.runID)
+            return .many(try action(context.env, isolation))
+        case .isolatedAsyncAction(let action):
+            let info = context.nextInfo(id: nil, kind: .action)
+            context.inspector?.record(InspectionRecord<T>.effectStarted(info), of: context.runID)
+            return .one(try await action(context.env, isolation))
+        case .asyncAction(let action):
+            let info = context.nextInfo(id: nil, kind: .action)
+            context.inspector?.record(InspectionRecord<T>.effectStarted(info), of: context.runID)
+            return .many(try await action(context.env, isolation))
+        case .operation(let operation):
+            start(operation, &context, isolation: isolation)
+            return .none
+        case .cancel(let id):
+            if let (task, number) = context.channel.taskToCancel(id: id) {
+                task.cancel()
+                logger.trace("Cancelled operation by id.", metadata: ["id": "\(id)", "effect": "\(number)"])
+            }
+            return .none
+        case .combined(let effects):
+            var events: [T.Event] = []
+            for effect in effects {
+                switch try await effect.executeAsync(&context, isolation: isolation) {
+                case .none, .needsAsync: break
+                case .one(let event): events.append(event)
+                case .many(let more): events.append(contentsOf: more)
+                }
+            }
+            return events.isEmpty ? .none : .many(events)
+        }
+    }
+
+    /// Starts an operation's task, cancelling the running one with the same id.
+    func start(_ operation: Operation, _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?) {
+        let info = context.nextInfo(id: operation.id, kind: .operation)
+        let (replaced, _) = context.channel.reserve(info.sequenceNumber, id: operation.id)
+        replaced?.cancel()
+        let hooks = _OperationHooks<T>(
+            channel: context.channel, info: info, inspector: context.inspector, runID: context.runID)
+        context.inspector?.record(InspectionRecord<T>.effectStarted(info), of: context.runID)
+        let task = operation.launch(context.env, context.input, isolation, hooks)
+        context.channel.activate(info.sequenceNumber, task: task)
+    }
+}

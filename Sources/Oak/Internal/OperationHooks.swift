@@ -1,0 +1,52 @@
+import Logging
+
+@usableFromInline
+let logger = Logger(label: "oak")
+
+/// What the task of one operation needs from its run: the channel (to send
+/// failures and deregister), and inspection.
+@usableFromInline
+struct _OperationHooks<T: BaseTransducer>: Sendable {
+    let channel: _EventChannel<T.Event>
+    let info: EffectInfo
+    let inspector: (any TransducerInspector)?
+    let runID: RunID
+
+    @usableFromInline
+    init(channel: _EventChannel<T.Event>, info: EffectInfo, inspector: (any TransducerInspector)?, runID: RunID) {
+        self.channel = channel
+        self.info = info
+        self.inspector = inspector
+        self.runID = runID
+    }
+
+    /// Runs an operation body to its end and reports how it ended.
+    ///
+    /// `CancellationError`, or any error thrown once the operation was
+    /// cancelled or its run has ended, ends it quietly; any other error fails
+    /// the run (contract 3.4).
+    func run<Env, Input>(
+        _ body: @Sendable (Env, Input, isolated (any Actor)?) async throws -> Void,
+        env: Env,
+        input: Input,
+        isolation: isolated (any Actor)?
+    ) async {
+        do {
+            try await body(env, input, isolation)
+            inspector?.record(InspectionRecord<T>.effectFinished(info), of: runID)
+        } catch is CancellationError {
+            inspector?.record(InspectionRecord<T>.effectCancelled(info), of: runID)
+        } catch {
+            if Task.isCancelled || channel.isFinished {
+                logger.debug(
+                    "Operation ended with an error after cancellation; not a failure.",
+                    metadata: ["effect": "\(info)", "error": "\(error)"])
+                inspector?.record(InspectionRecord<T>.effectCancelled(info), of: runID)
+            } else {
+                inspector?.record(InspectionRecord<T>.effectFailed(info, error), of: runID)
+                channel.stop(.failed(error))
+            }
+        }
+        channel.complete(info.sequenceNumber, id: info.id)
+    }
+}

@@ -1,0 +1,152 @@
+extension BaseTransducer {
+    /// The run loop shared by every `run` overload.
+    ///
+    /// Takes events from the proxy in FIFO order and, for each, calls
+    /// `update`, delivers the output, then executes the effect; events that
+    /// actions return are processed at once, depth first. Ends on a terminal
+    /// state, a stop request (proxy cancellation, failed operation), task
+    /// cancellation or a thrown error; in every case the input is closed and
+    /// every operation is cancelled and awaited before it returns.
+    ///
+    /// - Complexity: O(1) per event beyond `update` and the effect: one lock
+    ///   to take the event, one test of task cancellation.
+    @inlinable
+    static func _run<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
+        carrier: inout Carrier,
+        proxy: Proxy,
+        env: E.Env,
+        output: Out,
+        effectType: E.Type,
+        update: (inout State, Event) -> (E?, Output),
+        isolation: isolated (any Actor)?
+    ) async throws -> Output
+    where Carrier.State == State, Out.Value == Output, E.T == Self {
+        let channel = proxy._channel
+        try channel.attach()
+        let inspector = TransducerInspection.inspector
+        let runID = inspector == nil ? RunID(rawValue: 0) : RunID.next()
+        var context = _EffectContext<Self, E.Env>(
+            env: env, input: proxy.input, channel: channel, inspector: inspector, runID: runID)
+        var lastOutput: Output?
+        var pendingAck: _EventChannel<Event>.Ack?
+
+        do {
+            if !carrier.state.isTerminal {
+                runLoop: while true {
+                    if Task.isCancelled { throw CancellationError() }
+                    let element: _EventChannel<Event>.Element
+                    switch channel.poll() {
+                    case .element(let next):
+                        element = next
+                    case .stop(let stop):
+                        throw stop.error
+                    case .empty:
+                        await channel.waitForActivity(isolation: isolation)
+                        continue runLoop
+                    }
+                    pendingAck = element.ack
+
+                    // The event and, depth first, the events its actions return.
+                    var stack: [Event] = []
+                    var next: Event? = element.event
+                    while let event = next {
+                        next = nil
+                        if let inspector { inspector.record(InspectionRecord<Self>.event(event), of: runID) }
+                        let (effect, out) = carrier.mutate { update(&$0, event) }
+                        if let inspector {
+                            inspector.record(InspectionRecord<Self>.state(carrier.state), of: runID)
+                            inspector.record(InspectionRecord<Self>.output(out), of: runID)
+                        }
+                        if try !output._sendSynchronously(out) {
+                            try await output.send(out, isolated: isolation)
+                        }
+                        lastOutput = out
+
+                        if carrier.state.isTerminal {
+                            if let effect {
+                                try await cleanUp(effect, &context, isolation: isolation)
+                            }
+                            channel.close()
+                            break runLoop
+                        }
+                        if let effect {
+                            var outcome = try effect.executeSync(&context, isolation: isolation)
+                            if case .needsAsync = outcome {
+                                outcome = try await effect.executeAsync(&context, isolation: isolation)
+                            }
+                            switch outcome {
+                            case .none, .needsAsync: break
+                            case .one(let event): next = event
+                            case .many(let events):
+                                stack.append(contentsOf: events.reversed())
+                            }
+                        }
+                        if next == nil { next = stack.popLast() }
+                    }
+                    pendingAck?.resume()
+                    pendingAck = nil
+                }
+                pendingAck?.resume()
+                pendingAck = nil
+            }
+        } catch {
+            pendingAck?.resume(throwing: TransducerError.terminated)
+            await finish(channel, error: error, inspector: inspector, runID: runID)
+            throw error
+        }
+        await finish(channel, error: nil, inspector: inspector, runID: runID)
+        if let lastOutput { return lastOutput }
+        if let none = () as? Output { return none }
+        throw TransducerError.noOutputProduced
+    }
+
+    /// Executes the effect of the update that reached a terminal state; the
+    /// events it returns are not processed (contract 3.1).
+    @usableFromInline
+    static func cleanUp<E: _RunnableEffect>(
+        _ effect: E, _ context: inout _EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
+    ) async throws where E.T == Self {
+        var outcome = try effect.executeSync(&context, isolation: isolation)
+        if case .needsAsync = outcome {
+            outcome = try await effect.executeAsync(&context, isolation: isolation)
+        }
+        let ignored: Int
+        switch outcome {
+        case .none, .needsAsync: ignored = 0
+        case .one: ignored = 1
+        case .many(let events): ignored = events.count
+        }
+        if ignored > 0 {
+            logger.debug(
+                "The effect of the update that reached a terminal state returned events; they are not processed.",
+                metadata: ["transducer": "\(Self.self)", "events": "\(ignored)"])
+        }
+    }
+
+    /// Ends a run: closes the input, cancels and awaits every operation,
+    /// fails the senders still waiting, and reports the end.
+    @usableFromInline
+    static func finish(
+        _ channel: _EventChannel<Event>,
+        error: (any Error)?,
+        inspector: (any TransducerInspector)?,
+        runID: RunID,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        let (tasks, unprocessed) = channel.finish()
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+        for element in unprocessed {
+            element.ack?.resume(throwing: TransducerError.terminated)
+        }
+        if !unprocessed.isEmpty {
+            logger.notice(
+                "The run ended with events still in the proxy's buffer; they were not processed.",
+                metadata: [
+                    "transducer": "\(Self.self)", "events": "\(unprocessed.count)",
+                    "reason": "\(error.map { "\($0)" } ?? "terminal state")",
+                ])
+        }
+        inspector?.record(InspectionRecord<Self>.ended(error), of: runID)
+    }
+}

@@ -1,0 +1,273 @@
+import DequeModule
+
+/// The state shared by a proxy, its inputs, the run loop and the operation
+/// tasks of one run: the bounded FIFO event buffer, the end-of-run request,
+/// the parked run loop, and the registry of running operations.
+///
+/// An implementation detail of the runtime; public only because proxies
+/// expose it to the run loop through ``TransducerProxy``.
+///
+/// Safety (`@unchecked Sendable`): every mutable field lives in `state` and is
+/// only touched under its lock. Events are handed over with `sending`
+/// semantics: a sender gives up its event, the run loop takes it.
+public final class _EventChannel<Event>: @unchecked Sendable {
+    @usableFromInline
+    typealias Ack = UnsafeContinuation<Void, any Error>
+
+    @usableFromInline
+    struct Element {
+        @usableFromInline var event: Event
+        /// Resumed once the event has been processed (``SyncSuspendingProxy``).
+        @usableFromInline var ack: Ack?
+
+        @usableFromInline
+        init(event: Event, ack: Ack?) {
+            self.event = event
+            self.ack = ack
+        }
+    }
+
+    /// Why a run must stop before reaching a terminal state.
+    @usableFromInline
+    enum Stop {
+        case cancelled
+        case failed(any Error)
+
+        @usableFromInline
+        var error: any Error {
+            switch self {
+            case .cancelled: TransducerError.cancelled
+            case .failed(let error): error
+            }
+        }
+    }
+
+    @usableFromInline
+    struct State {
+        @usableFromInline var buffer: Deque<Element> = []
+        /// Set once a run has attached: a proxy serves one run only.
+        @usableFromInline var isAttached = false
+        /// Set when the input no longer accepts events.
+        @usableFromInline var isClosed = false
+        /// Set when the run has ended; later stop requests are ignored.
+        @usableFromInline var isFinished = false
+        @usableFromInline var stop: Stop?
+        /// The run loop, parked while the buffer is empty.
+        @usableFromInline var waiter: UnsafeContinuation<Void, Never>?
+        @usableFromInline var isTaskCancelled = false
+        /// Running operations by sequence number; `nil` while being created.
+        @usableFromInline var tasks: [UInt64: Task<Void, Never>?] = [:]
+        /// The sequence number of the running operation with a given id.
+        @usableFromInline var ids: [EffectID: UInt64] = [:]
+
+        @usableFromInline
+        init() {}
+    }
+
+    @usableFromInline
+    enum SendOutcome {
+        case enqueued(UnsafeContinuation<Void, Never>?)
+        case failed(TransducerError)
+    }
+
+    @usableFromInline
+    enum Poll {
+        case element(Element)
+        case stop(Stop)
+        case empty
+    }
+
+    /// The buffer capacity the proxy was created with (may be invalid).
+    @usableFromInline
+    let capacity: Int
+
+    @usableFromInline
+    let state: LockedState<State>
+
+    init(bufferSize: Int) {
+        capacity = bufferSize
+        state = LockedState(State())
+    }
+
+    // MARK: Senders
+
+    /// Enqueues `event`, waking the run loop if it is parked.
+    ///
+    /// - Complexity: amortised O(1); one lock.
+    @inlinable
+    func send(_ event: sending Event, ack: Ack?) throws(TransducerError) {
+        let capacity = self.capacity
+        let outcome = state.withLock { state -> SendOutcome in
+            if state.isClosed { return .failed(.terminated) }
+            guard state.buffer.count < capacity else {
+                return .failed(capacity > 0 ? .bufferFull : .invalidBufferSize(capacity))
+            }
+            state.buffer.append(Element(event: event, ack: ack))
+            let waiter = state.waiter
+            state.waiter = nil
+            return .enqueued(waiter)
+        }
+        switch outcome {
+        case .enqueued(let waiter):
+            waiter?.resume()
+        case .failed(let error):
+            throw error
+        }
+    }
+
+    /// Enqueues `event` and suspends until the run loop has processed it.
+    func sendAndWait(_ event: sending Event) async throws(TransducerError) {
+        // Safety: the closure below runs exactly once, synchronously, and is
+        // the only user of `event`, which the caller gave up (`sending`).
+        nonisolated(unsafe) let event = event
+        do {
+            try await withUnsafeThrowingContinuation { (ack: Ack) in
+                do {
+                    try self.send(event, ack: ack)
+                } catch {
+                    ack.resume(throwing: error)
+                }
+            }
+        } catch let error as TransducerError {
+            throw error
+        } catch {
+            throw .terminated
+        }
+    }
+
+    /// Requests the end of the run (proxy cancellation, failed operation).
+    /// The first request wins; requests after the end are ignored.
+    func stop(_ reason: Stop) {
+        let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+            guard !state.isFinished, state.stop == nil else { return nil }
+            state.stop = reason
+            state.isClosed = true
+            let waiter = state.waiter
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    // MARK: Run loop
+
+    /// Claims the channel for one run.
+    @usableFromInline
+    func attach() throws(TransducerError) {
+        let capacity = self.capacity
+        let error = state.withLock { state -> TransducerError? in
+            if capacity <= 0 { return .invalidBufferSize(capacity) }
+            if state.isAttached { return .proxyAlreadyInUse }
+            state.isAttached = true
+            return nil
+        }
+        if let error { throw error }
+    }
+
+    /// Takes the next event, or the pending stop request (which wins over
+    /// buffered events).
+    @inlinable
+    func poll() -> Poll {
+        state.withLock { state in
+            if let stop = state.stop { return .stop(stop) }
+            if let element = state.buffer.popFirst() { return .element(element) }
+            return .empty
+        }
+    }
+
+    /// Parks the run loop until an event or a stop request arrives or the
+    /// task is cancelled.
+    @usableFromInline
+    func waitForActivity(isolation: isolated (any Actor)? = #isolation) async {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation(isolation: isolation) { (waiter: UnsafeContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state in
+                    if !state.buffer.isEmpty || state.stop != nil || state.isTaskCancelled {
+                        return true
+                    }
+                    state.waiter = waiter
+                    return false
+                }
+                if resumeNow { waiter.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+                state.isTaskCancelled = true
+                let waiter = state.waiter
+                state.waiter = nil
+                return waiter
+            }
+            waiter?.resume()
+        }
+    }
+
+    /// Closes the input; later sends throw ``TransducerError/terminated``.
+    @usableFromInline
+    func close() {
+        state.withLock { $0.isClosed = true }
+    }
+
+    /// Ends the run: closes the input and hands back every registered
+    /// operation task and every event still buffered.
+    @usableFromInline
+    func finish() -> (tasks: [Task<Void, Never>], unprocessed: [Element]) {
+        state.withLock { state in
+            state.isClosed = true
+            state.isFinished = true
+            let tasks = state.tasks.values.compactMap { $0 }
+            state.tasks = [:]
+            state.ids = [:]
+            let unprocessed = Array(state.buffer)
+            state.buffer = []
+            return (tasks, unprocessed)
+        }
+    }
+
+    // MARK: Operation registry
+
+    /// Registers operation `number` before its task exists; returns the task
+    /// of the running operation with the same `id`, which the caller cancels.
+    @usableFromInline
+    func reserve(_ number: UInt64, id: EffectID?) -> (replaced: Task<Void, Never>?, replacedNumber: UInt64?) {
+        state.withLock { state in
+            state.tasks[number] = .some(nil)
+            guard let id else { return (nil, nil) }
+            let previous = state.ids.updateValue(number, forKey: id)
+            return (previous.flatMap { state.tasks[$0] ?? nil }, previous)
+        }
+    }
+
+    /// Stores the task of operation `number`, unless it already completed.
+    @usableFromInline
+    func activate(_ number: UInt64, task: Task<Void, Never>) {
+        state.withLock { state in
+            if state.tasks[number] != nil { state.tasks[number] = task }
+        }
+    }
+
+    /// Removes operation `number` once its task has completed.
+    @usableFromInline
+    func complete(_ number: UInt64, id: EffectID?) {
+        state.withLock { state in
+            state.tasks[number] = nil
+            if let id, state.ids[id] == number { state.ids[id] = nil }
+        }
+    }
+
+    /// Forgets the id of the running operation with `id` and returns its task
+    /// to cancel; the task stays registered until it completes, so that the
+    /// end of the run still awaits it.
+    @usableFromInline
+    func taskToCancel(id: EffectID) -> (task: Task<Void, Never>, number: UInt64)? {
+        state.withLock { state in
+            guard let number = state.ids.removeValue(forKey: id),
+                let task = state.tasks[number] ?? nil
+            else { return nil }
+            return (task, number)
+        }
+    }
+
+    /// Whether the run loop must stop: used by operations to decide whether
+    /// an error is a failure of a live run.
+    var isFinished: Bool { state.withLock { $0.isFinished } }
+}

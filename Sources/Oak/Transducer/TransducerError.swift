@@ -1,0 +1,40 @@
+/// The errors that the Oak runtime throws for misuse and for the ways a run
+/// can end other than by reaching a terminal state.
+///
+/// Every case's ``description`` says what happened and what to do about it.
+public enum TransducerError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The proxy is already used by another run (or was used by one that has
+    /// ended). A proxy belongs to exactly one run.
+    case proxyAlreadyInUse
+    /// `run` ended without any update having produced an output, and the
+    /// transducer's `Output` is not `Void`.
+    case noOutputProduced
+    /// The run was cancelled through its proxy (``Proxy/cancel()``).
+    case cancelled
+    /// The event buffer of the proxy is full; the event was not enqueued and
+    /// nothing already enqueued was dropped.
+    case bufferFull
+    /// The run this input belongs to has ended (terminal state, cancellation
+    /// or failure); the event was not enqueued.
+    case terminated
+    /// The proxy was created with a buffer size that is not positive.
+    case invalidBufferSize(Int)
+
+    /// A message that says what happened and what to do.
+    public var description: String {
+        switch self {
+        case .proxyAlreadyInUse:
+            "The proxy is already used by another run. A proxy belongs to exactly one run: create a new proxy for each call of run."
+        case .noOutputProduced:
+            "The run ended before any update produced an output (for example because the initial state is already terminal). Start from a non-terminal state, or make Output Void if the transducer has no output."
+        case .cancelled:
+            "The run was cancelled through its proxy. Create a new proxy to start the transducer again."
+        case .bufferFull:
+            "The event buffer of the proxy is full; the event was not enqueued. Send events no faster than the transducer processes them: create the proxy with a larger bufferSize, retry later, or use SyncSuspendingProxy whose send waits until the event is processed."
+        case .terminated:
+            "The transducer has ended (terminal state, cancellation or failure) and takes no more events. Start a new run with a new proxy to continue."
+        case .invalidBufferSize(let size):
+            "The proxy was created with bufferSize \(size); the buffer size must be at least 1. Create the proxy with a positive bufferSize."
+        }
+    }
+}
