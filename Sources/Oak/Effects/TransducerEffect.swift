@@ -39,12 +39,49 @@ public struct TransducerEffect<T: EffectTransducer> {
     /// The events the transducer reacts to.
     public typealias Event = T.Event
 
+    /// How the effect is stored: the kinds on the hot path (an event, a
+    /// synchronous action) inline, every other kind in a box. Keeping this
+    /// enum to three cases makes an effect cheap to move through the run loop.
     @usableFromInline
-    let kind: Kind
+    let storage: Storage
 
     @usableFromInline
+    enum Storage {
+        case event(Event)
+        case action((Env, Input) throws -> Event)
+        case boxed(Box)
+    }
+
+    @usableFromInline
+    final class Box {
+        @usableFromInline let kind: Kind
+
+        @usableFromInline
+        init(_ kind: Kind) { self.kind = kind }
+    }
+
+    @inlinable
+    init(storage: Storage) {
+        self.storage = storage
+    }
+
+    @inlinable
     init(kind: Kind) {
-        self.kind = kind
+        switch kind {
+        case .event(let event): storage = .event(event)
+        case .action(let action): storage = .action(action)
+        default: storage = .boxed(Box(kind))
+        }
+    }
+
+    /// What the effect does.
+    @usableFromInline
+    var kind: Kind {
+        switch storage {
+        case .event(let event): .event(event)
+        case .action(let action): .action(action)
+        case .boxed(let box): box.kind
+        }
     }
 
     @usableFromInline
@@ -105,7 +142,7 @@ extension TransducerEffect {
     /// - Complexity: O(1); no task, no allocation for a trivial `Event`.
     @inlinable
     public static func event(_ event: sending Event) -> TransducerEffect {
-        TransducerEffect(kind: .event(event))
+        TransducerEffect(storage: .event(event))
     }
 
     /// An action that returns `events`, processed in order and depth first
@@ -127,7 +164,7 @@ extension TransducerEffect {
     ///   (to hand to components that send later). An error it throws fails the
     ///   run.
     public init(_ action: @escaping (Env, Input) throws -> Event) {
-        self.init(kind: .action(action))
+        self.init(storage: .action(action))
     }
 
     /// An action that runs on a global actor or any isolation of its own and

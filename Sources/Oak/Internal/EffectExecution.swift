@@ -26,7 +26,18 @@ struct _EffectContext<T: BaseTransducer, Env> {
         self.input = input
         self.channel = channel
         self.inspector = inspector
+        self.isInspecting = inspector != nil
         self.runID = runID
+    }
+
+    /// Whether an inspector is installed; tested before building any record
+    /// so that the hot path pays one branch and no existential copy.
+    @usableFromInline let isInspecting: Bool
+
+    @usableFromInline
+    mutating func recordActionStarted() {
+        let info = nextInfo(id: nil, kind: .action)
+        inspector?.record(InspectionRecord<T>.effectStarted(info), of: runID)
     }
 
     @inlinable
@@ -75,23 +86,16 @@ extension TransducerEffect: _RunnableEffect {
     func executeSync(
         _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
     ) throws -> _Outcome<T.Event> {
-        switch kind {
+        switch storage {
         case .event(let event):
             return .one(event)
         case .action(let action):
-            if let inspector = context.inspector {
-                inspector.record(
-                    InspectionRecord<T>.effectStarted(context.nextInfo(id: nil, kind: .action)), of: context.runID)
-            }
+            if context.isInspecting { context.recordActionStarted() }
             return .one(try action(context.env, context.input))
-        case .isolatedAction(let action):
-            if let inspector = context.inspector {
-                inspector.record(
-                    InspectionRecord<T>.effectStarted(context.nextInfo(id: nil, kind: .action)), of: context.runID)
-            }
+        case .boxed(let box):
+            guard case .isolatedAction(let action) = box.kind else { return .needsAsync }
+            if context.isInspecting { context.recordActionStarted() }
             return .one(try action(context.env, isolation))
-        case .events, .isolatedActions, .isolatedAsyncAction, .asyncAction, .operation, .cancel, .combined:
-            return .needsAsync
         }
     }
 

@@ -1,3 +1,6 @@
+import Atomics
+import DequeModule
+
 extension BaseTransducer {
     /// The run loop shared by every `run` overload.
     ///
@@ -8,8 +11,9 @@ extension BaseTransducer {
     /// cancellation or a thrown error; in every case the input is closed and
     /// every operation is cancelled and awaited before it returns.
     ///
-    /// - Complexity: O(1) per event beyond `update` and the effect: one lock
-    ///   to take the event, one test of task cancellation.
+    /// - Complexity: O(1) per event beyond `update` and the effect: one
+    ///   relaxed atomic load per event, one lock and one test of task
+    ///   cancellation per batch of up to 64 events.
     @inlinable
     static func _run<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
         carrier: inout Carrier,
@@ -27,23 +31,29 @@ extension BaseTransducer {
         let runID = inspector == nil ? RunID(rawValue: 0) : RunID.next()
         var context = _EffectContext<Self, E.Env>(
             env: env, input: proxy.input, channel: channel, inspector: inspector, runID: runID)
+        let isInspecting = inspector != nil
         var lastOutput: Output?
         var pendingAck: _EventChannel<Event>.Ack?
+        var batch = Deque<_EventChannel<Event>.Element>()
 
         do {
             if !carrier.state.isTerminal {
                 runLoop: while true {
-                    if Task.isCancelled { throw CancellationError() }
-                    let element: _EventChannel<Event>.Element
-                    switch channel.poll() {
-                    case .element(let next):
-                        element = next
-                    case .stop(let stop):
-                        throw stop.error
-                    case .empty:
-                        await channel.waitForActivity(isolation: isolation)
-                        continue runLoop
+                    if batch.isEmpty || channel.isStopRequested.load(ordering: .relaxed) {
+                        // Task cancellation is tested once per batch (at most
+                        // `batchSize` events), stop requests before every event.
+                        if Task.isCancelled { throw CancellationError() }
+                        switch channel.refill(&batch) {
+                        case .filled:
+                            break
+                        case .stop(let stop):
+                            throw stop.error
+                        case .empty:
+                            await channel.waitForActivity(isolation: isolation)
+                            continue runLoop
+                        }
                     }
+                    guard let element = batch.popFirst() else { continue runLoop }
                     pendingAck = element.ack
 
                     // The event and, depth first, the events its actions return.
@@ -51,9 +61,11 @@ extension BaseTransducer {
                     var next: Event? = element.event
                     while let event = next {
                         next = nil
-                        if let inspector { inspector.record(InspectionRecord<Self>.event(event), of: runID) }
+                        if isInspecting, let inspector {
+                            inspector.record(InspectionRecord<Self>.event(event), of: runID)
+                        }
                         let (effect, out) = carrier.mutate { update(&$0, event) }
-                        if let inspector {
+                        if isInspecting, let inspector {
                             inspector.record(InspectionRecord<Self>.state(carrier.state), of: runID)
                             inspector.record(InspectionRecord<Self>.output(out), of: runID)
                         }
@@ -91,10 +103,10 @@ extension BaseTransducer {
             }
         } catch {
             pendingAck?.resume(throwing: TransducerError.terminated)
-            await finish(channel, error: error, inspector: inspector, runID: runID)
+            await finish(channel, taken: batch, error: error, inspector: inspector, runID: runID)
             throw error
         }
-        await finish(channel, error: nil, inspector: inspector, runID: runID)
+        await finish(channel, taken: batch, error: nil, inspector: inspector, runID: runID)
         if let lastOutput { return lastOutput }
         if let none = () as? Output { return none }
         throw TransducerError.noOutputProduced
@@ -128,12 +140,13 @@ extension BaseTransducer {
     @usableFromInline
     static func finish(
         _ channel: _EventChannel<Event>,
+        taken: Deque<_EventChannel<Event>.Element>,
         error: (any Error)?,
         inspector: (any TransducerInspector)?,
         runID: RunID,
         isolation: isolated (any Actor)? = #isolation
     ) async {
-        let (tasks, unprocessed) = channel.finish()
+        let (tasks, unprocessed) = channel.finish(taken: taken)
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
         for element in unprocessed {

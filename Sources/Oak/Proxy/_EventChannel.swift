@@ -1,3 +1,4 @@
+import Atomics
 import DequeModule
 
 /// The state shared by a proxy, its inputs, the run loop and the operation
@@ -71,11 +72,17 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     }
 
     @usableFromInline
-    enum Poll {
-        case element(Element)
+    enum Refill {
+        case filled
         case stop(Stop)
         case empty
     }
+
+    /// How many events the run loop takes per lock at most. Small enough
+    /// that task cancellation is noticed promptly, large enough that the lock
+    /// is paid once for many events.
+    @usableFromInline
+    static var batchSize: Int { 64 }
 
     /// The buffer capacity the proxy was created with (may be invalid).
     @usableFromInline
@@ -83,6 +90,12 @@ public final class _EventChannel<Event>: @unchecked Sendable {
 
     @usableFromInline
     let state: LockedState<State>
+
+    /// Mirrors `state.stop != nil` so that the run loop can notice a stop
+    /// request before every event without taking the lock. Set under the
+    /// lock; read relaxed, then confirmed under the lock.
+    @usableFromInline
+    let isStopRequested = ManagedAtomic<Bool>(false)
 
     init(bufferSize: Int) {
         capacity = bufferSize
@@ -142,6 +155,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
             guard !state.isFinished, state.stop == nil else { return nil }
             state.stop = reason
             state.isClosed = true
+            isStopRequested.store(true, ordering: .relaxed)
             let waiter = state.waiter
             state.waiter = nil
             return waiter
@@ -164,14 +178,27 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         if let error { throw error }
     }
 
-    /// Takes the next event, or the pending stop request (which wins over
-    /// buffered events).
+    /// Moves the next events (at most ``batchSize``) into the run loop's
+    /// empty `batch`, or reports the pending stop request (which wins over
+    /// buffered events). Events in `batch` are taken: they no longer count
+    /// against the buffer's capacity.
+    ///
+    /// - Complexity: O(1) when all waiting events fit in one batch (the two
+    ///   buffers are swapped), else O(``batchSize``); one lock.
     @inlinable
-    func poll() -> Poll {
+    func refill(_ batch: inout Deque<Element>) -> Refill {
         state.withLock { state in
             if let stop = state.stop { return .stop(stop) }
-            if let element = state.buffer.popFirst() { return .element(element) }
-            return .empty
+            if state.buffer.isEmpty { return .empty }
+            if state.buffer.count <= Self.batchSize {
+                swap(&batch, &state.buffer)
+            } else {
+                for _ in 0..<Self.batchSize {
+                    guard let element = state.buffer.popFirst() else { break }
+                    batch.append(element)
+                }
+            }
+            return .filled
         }
     }
 
@@ -208,16 +235,17 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     }
 
     /// Ends the run: closes the input and hands back every registered
-    /// operation task and every event still buffered.
+    /// operation task and every event not processed: those the loop had
+    /// `taken` and those still buffered.
     @usableFromInline
-    func finish() -> (tasks: [Task<Void, Never>], unprocessed: [Element]) {
+    func finish(taken: Deque<Element>) -> (tasks: [Task<Void, Never>], unprocessed: [Element]) {
         state.withLock { state in
             state.isClosed = true
             state.isFinished = true
             let tasks = state.tasks.values.compactMap { $0 }
             state.tasks = [:]
             state.ids = [:]
-            let unprocessed = Array(state.buffer)
+            let unprocessed = Array(taken) + Array(state.buffer)
             state.buffer = []
             return (tasks, unprocessed)
         }
