@@ -1,7 +1,9 @@
 import Logging
 
+/// The library's logger. Made on each use (only slow paths log) so that it
+/// follows a `LoggingSystem.bootstrap` that happens after the first run.
 @usableFromInline
-let logger = Logger(label: "oak")
+var logger: Logger { Logger(label: "oak") }
 
 /// What the task of one operation needs from its run: the channel (to send
 /// failures and deregister), and inspection.

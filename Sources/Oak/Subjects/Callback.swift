@@ -7,29 +7,33 @@
 /// try await CounterTransducer.run(initialState: state, proxy: proxy, output: output)
 /// ```
 ///
-/// A synchronous closure runs on the isolation of `run`, inside the
-/// computation cycle, and costs no suspension. An `async` closure runs on its
-/// own isolation (annotate it with a global actor to choose one); the run
-/// waits for it (back pressure).
+/// The closure inherits the isolation of the place where it is written,
+/// like the closure of a `Task`: in a `@MainActor` view or model it may use
+/// main-actor state. A synchronous closure is called directly, inside the
+/// computation cycle, with no suspension; an `async` closure is awaited on
+/// its own isolation (back pressure).
+///
+/// A `Callback` is not `Sendable`: hand it to a `run` on the isolation where
+/// it was created.
 public struct Callback<Value>: Subject {
     @usableFromInline
-    enum Kind: Sendable {
-        case sync(@Sendable (Value) -> Void)
-        case async(@Sendable @isolated(any) (Value) async throws -> Void)
+    enum Kind {
+        case sync((Value) -> Void)
+        case async(@isolated(any) (Value) async throws -> Void)
     }
 
     @usableFromInline
     let kind: Kind
 
-    /// Creates a callback from a synchronous closure, called on the isolation
-    /// of `run` for every output.
-    public init(_ callback: @Sendable @escaping (Value) -> Void) {
+    /// Creates a callback from a synchronous closure, called for every output
+    /// on the isolation of `run`.
+    public init(_ callback: @escaping (Value) -> Void) {
         kind = .sync(callback)
     }
 
     /// Creates a callback from an asynchronous closure; `run` awaits each call.
     /// An error it throws fails the run.
-    public init(_ callback: @Sendable @escaping @isolated(any) (Value) async throws -> Void) {
+    public init(_ callback: @escaping @isolated(any) (Value) async throws -> Void) {
         kind = .async(callback)
     }
 

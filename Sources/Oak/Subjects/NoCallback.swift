@@ -1,6 +1,6 @@
 /// A subject that ignores every value: the output of a run that nobody
 /// observes. It costs nothing on the hot path.
-public struct NoCallback<Value>: Subject {
+public struct NoCallback<Value>: Subject, Sendable {
     /// Creates a subject that ignores every value.
     @inlinable
     public init() {}

@@ -3,7 +3,11 @@
 /// `send` is `async`: the run awaits every delivery before it executes the
 /// effect of the same update, so a slow subject slows the transducer (back
 /// pressure) instead of letting outputs pile up.
-public protocol Subject<Value>: Sendable {
+///
+/// A subject need not be `Sendable`: `run` uses it on the caller's isolation
+/// only. That is what lets a ``Callback`` written in a `@MainActor` view or
+/// model touch main-actor state.
+public protocol Subject<Value> {
     /// The type of the values this subject receives.
     associatedtype Value
 
