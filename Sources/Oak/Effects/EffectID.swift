@@ -1,5 +1,5 @@
 /// The identifier of an operation, as given to an `Effect` initializer's
-/// `id:` or to ``Effect/cancelTask(_:)``.
+/// `id:` or to ``TransducerEffect/cancelTask(_:)``.
 ///
 /// Safety (`@unchecked Sendable`): `AnyHashable` is not `Sendable`, but an
 /// `EffectID` can only be created from a value that is `Hashable & Sendable`.

@@ -321,7 +321,7 @@ extension TransducerEffect {
     }
 
     /// Executes `effects` in order within one computation cycle; see
-    /// ``combine(_:)-(Effect...)``.
+    /// ``combine(_:)-(TransducerEffect<T>...)``.
     public static func combine(_ effects: [TransducerEffect]) -> TransducerEffect {
         TransducerEffect(kind: .combined(effects))
     }
@@ -333,8 +333,9 @@ extension TransducerEffect where Env: Sendable {
     /// be sequenced; actions and cancellations in `effects` are executed at
     /// once, in order, when the sequence starts.
     ///
-    /// - Parameter id: Identifies the whole sequence, as for a single
-    ///   operation.
+    /// - Parameters:
+    ///   - id: Identifies the whole sequence, as for a single operation.
+    ///   - effects: The operations to run one after another, in this order.
     public static func sequence(
         id: (some Hashable & Sendable)? = Optional<String>.none,
         _ effects: TransducerEffect...

@@ -13,7 +13,9 @@ public protocol Subject<Value> {
 
     /// Delivers `value`, suspending until the receiver has taken it.
     ///
-    /// - Parameter isolated: The isolation of the `run` that delivers.
+    /// - Parameters:
+    ///   - value: The output to deliver.
+    ///   - isolated: The isolation of the `run` that delivers.
     /// - Throws: An error fails the run that delivers.
     func send(_ value: sending Value, isolated: isolated (any Actor)?) async throws
 

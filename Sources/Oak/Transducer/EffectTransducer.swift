@@ -72,6 +72,8 @@ extension EffectTransducer {
     ///   - proxy: The event channel; it must not have been used by another run.
     ///   - env: The environment effects receive.
     ///   - output: Receives every output; `run` awaits each delivery.
+    ///   - isolated: The isolation the run executes on. Leave it out: it
+    ///     defaults to the caller's isolation (`#isolation`).
     /// - Returns: The output of the update that reached the terminal state.
     /// - Throws: ``TransducerError/cancelled`` after `proxy.cancel()`,
     ///   `CancellationError` when the calling task is cancelled, the error of

@@ -1,7 +1,7 @@
 /// Storage for the state of a transducer, supplied by a host.
 ///
 /// A host (for example ``ObservableTransducer`` or a custom actor) owns the
-/// state and lets ``Transducer/run(storage:proxy:output:isolation:)`` read it
+/// state and lets ``Transducer/run(storage:proxy:output:isolated:)`` read it
 /// and write every new state back, so that the host can observe each change.
 ///
 /// `value` is read and written on the isolation of the caller of `run`; the

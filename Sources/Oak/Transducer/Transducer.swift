@@ -6,6 +6,7 @@
 ///     struct State: NonTerminal { var count = 0 }
 ///     static var initialState: State { State() }
 ///     enum Event { case increment, decrement }
+///     typealias Output = Int
 ///     static func update(_ state: inout State, event: Event) -> Int {
 ///         switch event {
 ///         case .increment: state.count += 1
@@ -35,6 +36,8 @@ extension Transducer {
     ///     `run` returns at once.
     ///   - proxy: The event channel; it must not have been used by another run.
     ///   - output: Receives every output; `run` awaits each delivery.
+    ///   - isolated: The isolation the run executes on. Leave it out: it
+    ///     defaults to the caller's isolation (`#isolation`).
     /// - Returns: The output of the update that reached the terminal state.
     /// - Throws: ``TransducerError/cancelled`` after `proxy.cancel()`,
     ///   `CancellationError` when the calling task is cancelled,
