@@ -34,6 +34,13 @@ struct _EffectContext<T: BaseTransducer, Env> {
     /// so that the hot path pays one branch and no existential copy.
     @usableFromInline let isInspecting: Bool
 
+    /// Records that the action started last has thrown `error`.
+    @usableFromInline
+    func recordActionFailed(_ error: any Error) {
+        let info = EffectInfo(sequenceNumber: effectCount, id: nil, kind: .action)
+        inspector?.record(InspectionRecord<T>.effectFailed(info, error), of: runID)
+    }
+
     @usableFromInline
     mutating func recordActionStarted() {
         let info = nextInfo(id: nil, kind: .action)

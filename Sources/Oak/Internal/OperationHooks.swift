@@ -25,8 +25,8 @@ struct _OperationHooks<T: BaseTransducer>: Sendable {
     /// Runs an operation body to its end and reports how it ended.
     ///
     /// `CancellationError`, or any error thrown once the operation was
-    /// cancelled or its run has ended, ends it quietly; any other error fails
-    /// the run (contract 3.4).
+    /// cancelled or its run is ending (input closed: terminal state, stop
+    /// request), ends it quietly; any other error fails the run (contract 3.4).
     func run<Env, Input>(
         _ body: @Sendable (Env, Input, isolated (any Actor)?) async throws -> Void,
         env: Env,
@@ -39,7 +39,7 @@ struct _OperationHooks<T: BaseTransducer>: Sendable {
         } catch is CancellationError {
             inspector?.record(InspectionRecord<T>.effectCancelled(info), of: runID)
         } catch {
-            if Task.isCancelled || channel.isFinished {
+            if Task.isCancelled || channel.isClosed {
                 logger.debug(
                     "Operation ended with an error after cancellation; not a failure.",
                     metadata: ["effect": "\(info)", "error": "\(error)"])

@@ -82,9 +82,15 @@ extension BaseTransducer {
                             break runLoop
                         }
                         if let effect {
-                            var outcome = try effect.executeSync(&context, isolation: isolation)
-                            if case .needsAsync = outcome {
-                                outcome = try await effect.executeAsync(&context, isolation: isolation)
+                            var outcome: _Outcome<Event>
+                            do {
+                                outcome = try effect.executeSync(&context, isolation: isolation)
+                                if case .needsAsync = outcome {
+                                    outcome = try await effect.executeAsync(&context, isolation: isolation)
+                                }
+                            } catch {
+                                if isInspecting { context.recordActionFailed(error) }
+                                throw error
                             }
                             switch outcome {
                             case .none, .needsAsync: break

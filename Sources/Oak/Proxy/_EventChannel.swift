@@ -295,7 +295,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         }
     }
 
-    /// Whether the run loop must stop: used by operations to decide whether
-    /// an error is a failure of a live run.
-    var isFinished: Bool { state.withLock { $0.isFinished } }
+    /// Whether the input is closed (the run is ending or has ended): used by
+    /// operations to decide whether an error is a failure of a live run.
+    var isClosed: Bool { state.withLock { $0.isClosed } }
 }

@@ -17,7 +17,7 @@ public protocol BaseTransducer: _TransducerMetatype {
     /// The events the machine reacts to.
     associatedtype Event
     /// The value each update produces; `Void` when the machine has no output.
-    associatedtype Output = Void
+    associatedtype Output
     /// The event channel used to run the machine: the buffered
     /// ``Oak/Proxy`` by default. Declare
     /// `typealias Proxy = SyncSuspendingProxy<Event>` to make every `send`

@@ -29,6 +29,10 @@
 public protocol EffectTransducer: BaseTransducer {
     /// The dependencies effects receive (services, clocks, configuration).
     associatedtype Env = Void
+    /// The value each update produces: `Void` (the default) when `update`
+    /// returns only `Self.Effect?`. Declare it (`typealias Output = Int`) when
+    /// `update` returns `(Self.Effect?, Output)`.
+    associatedtype Output = Void
     /// What `update` returns: `Self.Effect?`, or `(Self.Effect?, Output)`.
     associatedtype TransducerOutput
 

@@ -19,6 +19,9 @@
 ///
 /// Run it with a proxy: ``run(initialState:proxy:output:isolated:)``.
 public protocol Transducer: BaseTransducer {
+    /// The value each update produces, inferred from the return type of
+    /// ``update(_:event:)``: `Void` when it returns nothing.
+    associatedtype Output
     /// Computes the next state and the output for `event`. Called serially,
     /// never concurrently, on the isolation of the caller of `run`.
     static func update(_ state: inout State, event: Event) -> Output
