@@ -75,10 +75,11 @@ extension BaseTransducer {
                         lastOutput = out
 
                         if carrier.state.isTerminal {
+                            // Close first: nothing sent from now on can be processed.
+                            channel.close()
                             if let effect {
                                 try await cleanUp(effect, &context, isolation: isolation)
                             }
-                            channel.close()
                             break runLoop
                         }
                         if let effect {
