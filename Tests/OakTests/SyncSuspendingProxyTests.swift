@@ -1,0 +1,218 @@
+// Contract 4.4: the suspending proxy makes `send` wait until the event has
+// been processed (its update has run and its output was delivered). A
+// transducer opts in with `typealias Proxy = SyncSuspendingProxy<Event>`;
+// `Proxy` defaults to the buffered `Proxy<Event>`.
+
+import Oak
+import Testing
+
+@Suite("SyncSuspendingProxy (contract 4.4)")
+struct SyncSuspendingProxyTests {
+    typealias Effect = SyncScripted.Effect
+
+    @Test("4.4 send returns only after the event's update has run and its output was delivered")
+    func sendWaitsForUpdateAndDelivery() async throws {
+        let trace = Trace()
+        let releaseDelivery = Gate()
+        let proxy = SyncScripted.Proxy()
+        // A slow subject: the delivery of "slow" is held until the test
+        // releases it.
+        let output = Callback<String> { value in
+            trace.append("out-begin:\(value)")
+            if value == "slow" { await releaseDelivery.wait() }
+            for _ in 0..<10 { await Task.yield() }
+            trace.append("out-end:\(value)")
+        }
+        let run = Task {
+            try await SyncScripted.run(initialState: SyncScripted.State(trace: trace), proxy: proxy, output: output)
+        }
+        let sender = Task {
+            try await proxy.send("slow")
+            trace.append("send-returned:slow")
+        }
+        await trace.waitFor("out-begin:slow")
+        for _ in 0..<50 { await Task.yield() }
+        #expect(!trace.contains("send-returned:slow"), "send returned while the output was still being delivered")
+
+        releaseDelivery.open()
+        try await value(of: sender)
+        #expect(trace.isOrdered("update:slow", before: "send-returned:slow"))
+        #expect(trace.isOrdered("out-end:slow", before: "send-returned:slow"))
+
+        try await proxy.send("end")
+        #expect(try await value(of: run) == "end")
+    }
+
+    @Test("4.4 a producer using send cannot outrun the transducer")
+    func producerCannotOutrunConsumer() async throws {
+        let trace = Trace()
+        let proxy = SyncScripted.Proxy()
+        let output = Callback<String> { value in
+            for _ in 0..<3 { await Task.yield() }
+            trace.append("out:\(value)")
+        }
+        let run = Task {
+            try await SyncScripted.run(initialState: SyncScripted.State(trace: trace), proxy: proxy, output: output)
+        }
+        for i in 0..<40 {
+            try await proxy.send("e\(i)")
+            // Nothing is pending: the last thing that happened is the
+            // delivery of exactly this event.
+            #expect(trace.entries.suffix(2) == ["update:e\(i)", "out:e\(i)"])
+        }
+        try await proxy.input.send("end")
+        #expect(try await value(of: run) == "end")
+    }
+
+    @Test("4.4 send returns once the events its event's actions returned were processed too")
+    func sendWaitsForTheActionChain() async throws {
+        let trace = Trace()
+        let proxy = SyncScripted.Proxy()
+        let state = SyncScripted.State(trace: trace) { event in
+            event == "a" ? .events("a1", "a2") : nil
+        }
+        let run = Task { try await SyncScripted.run(initialState: state, proxy: proxy, output: trace.output) }
+        try await proxy.send("a")
+        #expect(trace.entries.last == "out:a2")
+        try await proxy.send("end")
+        #expect(try await value(of: run) == "end")
+    }
+
+    @Test("4.4 the sender of the event that reaches the terminal state returns normally")
+    func terminalEventSenderReturns() async throws {
+        let trace = Trace()
+        let proxy = SyncScripted.Proxy()
+        let run = Task {
+            try await SyncScripted.run(
+                initialState: SyncScripted.State(trace: trace), proxy: proxy, output: trace.output)
+        }
+        try await proxy.send("end")
+        #expect(trace.entries == ["update:end", "out:end"])
+        #expect(try await value(of: run) == "end")
+    }
+
+    @Test("4.4 / 4.2 a sender whose event is never processed gets terminated instead of waiting forever")
+    func unprocessedEventSenderGetsTerminated() async throws {
+        let trace = Trace()
+        let releaseDelivery = Gate()
+        let proxy = SyncScripted.Proxy()
+        let output = Callback<String> { value in
+            trace.append("out:\(value)")
+            if value == "hold" { await releaseDelivery.wait() }
+        }
+        let run = Task {
+            try await SyncScripted.run(initialState: SyncScripted.State(trace: trace), proxy: proxy, output: output)
+        }
+        let holder = Task { try await proxy.send("hold") }
+        await trace.waitFor("out:hold")
+        // While the run is busy, more senders line up.
+        let waiting = (0..<3).map { i in Task { try await proxy.send("waiting-\(i)") } }
+        proxy.cancel()
+        releaseDelivery.open()
+
+        await #expect(throws: TransducerError.cancelled) { try await value(of: run) }
+        // "hold" was processed (update and delivery) before the run ended.
+        try await value(of: holder)
+        for sender in waiting {
+            await #expect(throws: TransducerError.terminated) { try await value(of: sender) }
+        }
+        #expect(!trace.entries.contains { $0.hasPrefix("update:waiting") })
+    }
+
+    @Test("4.4 / 3.1 senders of events behind the terminal one get terminated; the terminal sender returns")
+    @ContractActor
+    func sendersBehindTheTerminalEventGetTerminated() async throws {
+        let trace = Trace()
+        let proxy = SyncScripted.Proxy()
+        // Tasks on one actor start in the order they were created: all four
+        // events are waiting before the run (created last) takes any.
+        let senders = ["a", "end", "after-1", "after-2"].map { event in
+            Task { @ContractActor in try await proxy.send(event) }
+        }
+        let run = Task { @ContractActor in
+            try await SyncScripted.run(
+                initialState: SyncScripted.State(trace: trace), proxy: proxy, output: trace.output)
+        }
+
+        #expect(try await value(of: run) == "end")
+        try await value(of: senders[0])
+        try await value(of: senders[1])
+        await #expect(throws: TransducerError.terminated) { try await value(of: senders[2]) }
+        await #expect(throws: TransducerError.terminated) { try await value(of: senders[3]) }
+        #expect(trace.entries(withPrefix: "update:") == ["update:a", "update:end"])
+    }
+
+    @Test("4.4 / 4.2 send after the run has ended throws terminated at once")
+    func sendAfterEndThrows() async throws {
+        let proxy = SyncScripted.Proxy()
+        let run = Task { try await SyncScripted.run(initialState: SyncScripted.State(trace: Trace()), proxy: proxy) }
+        try await proxy.send("end")
+        #expect(try await value(of: run) == "end")
+
+        let input = proxy.input
+        let attempt = Task { try await input.send("late") }
+        await #expect(throws: TransducerError.terminated) { try await value(of: attempt) }
+        await #expect(throws: TransducerError.terminated) { try await proxy.send("late") }
+    }
+
+    @Test("4.4 / 4.1 with more waiting senders than bufferSize, send throws bufferFull")
+    @ContractActor
+    func moreSendersThanBufferSize() async throws {
+        let trace = Trace()
+        let proxy = SyncScripted.Proxy(bufferSize: 1)
+        // No run yet: the first sender's event waits in the buffer. Both
+        // tasks run on one actor in the order they were created.
+        let first = Task { @ContractActor in try await proxy.send("end") }
+        let second = Task { @ContractActor () -> TransducerError? in
+            do {
+                try await proxy.send("second")
+                return nil
+            } catch let error as TransducerError {
+                return error
+            } catch {
+                return nil
+            }
+        }
+        #expect(await second.value == .bufferFull)
+
+        #expect(try await SyncScripted.run(initialState: SyncScripted.State(trace: trace), proxy: proxy) == "end")
+        try await first.value
+        #expect(trace.entries == ["update:end"])
+    }
+
+    @Test("4.4 an operation of a suspending transducer sends through an Input whose send waits too")
+    func operationInputWaits() async throws {
+        let trace = Trace()
+        let proxy = SyncScripted.Proxy()
+        let state = SyncScripted.State(trace: trace) { event in
+            guard event == "start" else { return nil }
+            return Effect(id: "producer") { _, input in
+                for i in 0..<5 {
+                    try await input.send("p\(i)")
+                    trace.append("producer-sent:p\(i)")
+                }
+                try await input.send("end")
+            }
+        }
+        let run = Task { try await SyncScripted.run(initialState: state, proxy: proxy, output: trace.output) }
+        try await proxy.send("start")
+        #expect(try await value(of: run) == "end")
+        for i in 0..<5 {
+            #expect(trace.isOrdered("out:p\(i)", before: "producer-sent:p\(i)"))
+        }
+    }
+
+    @Test("4.4 Proxy defaults to the buffered Proxy<Event>, whose send does not wait")
+    func proxyDefaultsToBufferedProxy() async throws {
+        #expect(Scripted.Proxy.self == Oak.Proxy<String>.self)
+        #expect(Switch.Proxy.self == Oak.Proxy<String>.self)
+        #expect(SimpleCounter.Proxy.self == Oak.Proxy<SimpleCounter.Event>.self)
+        #expect(SyncScripted.Proxy.self == SyncSuspendingProxy<String>.self)
+
+        // Without any run, a buffered send returns at once.
+        let proxy = Switch.Proxy()
+        try proxy.send("toggle")
+        try proxy.send("end")
+        try await Switch.run(initialState: Switch.State(isTerminal: false), proxy: proxy)
+    }
+}
