@@ -310,6 +310,25 @@ struct TerminationTests {
         #expect(try await value(of: run) == "end")
     }
 
+    @Test("3.5 runs that end at the same moment on different threads end cleanly (also under ThreadSanitizer)")
+    func runsEndingTogether() async throws {
+        for iteration in 0..<100 {
+            let barrier = SpinBarrier(parties: 2)
+            let runs = (0..<2).map { _ in
+                Task.detached(priority: .high) { () -> String? in
+                    let proxy = Scripted.Proxy(initialEvent: "end")
+                    let state = Scripted.State(trace: Trace())
+                    barrier.arriveAndWait()
+                    return try? await Scripted.run(initialState: state, proxy: proxy)
+                }
+            }
+            for run in runs {
+                guard let last = await withinDeadline("run \(iteration)", { await run.value }) else { return }
+                #expect(last == "end", "iteration \(iteration)")
+            }
+        }
+    }
+
     @Test("3.5 when run has returned or thrown, no effect of the run is still executing", arguments: RunEnding.allCases)
     func noEffectOutlivesRun(ending: RunEnding) async throws {
         let trace = Trace()
