@@ -206,14 +206,17 @@ struct MisuseTests {
             case threw(TransducerError)
             case other(String)
         }
+        // Each racer runs on a thread of its own, so both can spin at the
+        // barrier and then call run at the same moment.
+        let threads = (0..<2).map { DedicatedThreadExecutor(label: "oak.contract.racer-\($0)") }
         for iteration in 0..<100 {
             let trace = Trace()
             let proxy = Scripted.Proxy(initialEvent: "a")
             try proxy.send("b")
             try proxy.send("end")
             let barrier = SpinBarrier(parties: 2)
-            let racers = (0..<2).map { _ in
-                Task.detached(priority: .high) { () -> Outcome in
+            let racers = threads.map { thread in
+                Task(executorPreference: thread) { () -> Outcome in
                     barrier.arriveAndWait()
                     do {
                         return .returned(

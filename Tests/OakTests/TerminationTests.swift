@@ -312,10 +312,11 @@ struct TerminationTests {
 
     @Test("3.5 runs that end at the same moment on different threads end cleanly (also under ThreadSanitizer)")
     func runsEndingTogether() async throws {
+        let threads = (0..<2).map { DedicatedThreadExecutor(label: "oak.contract.ending-\($0)") }
         for iteration in 0..<100 {
             let barrier = SpinBarrier(parties: 2)
-            let runs = (0..<2).map { _ in
-                Task.detached(priority: .high) { () -> String? in
+            let runs = threads.map { thread in
+                Task(executorPreference: thread) { () -> String? in
                     let proxy = Scripted.Proxy(initialEvent: "end")
                     let state = Scripted.State(trace: Trace())
                     barrier.arriveAndWait()

@@ -7,6 +7,7 @@
 // which a passing test never waits for; it exists so that a runtime bug that
 // loses a wake-up fails one test instead of hanging the whole suite.
 
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -299,8 +300,27 @@ func lingerAfterCancellation() async {
     }
 }
 
+/// A task executor with a thread of its own (a serial dispatch queue, outside
+/// Swift's cooperative pool): tasks that prefer it may block or spin without
+/// starving the tests that share the pool.
+final class DedicatedThreadExecutor: TaskExecutor {
+    private let queue: DispatchQueue
+
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async {
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+        }
+    }
+}
+
 /// Releases a fixed number of threads at the same moment: every party spins
-/// (never sleeps) until all have arrived.
+/// (never sleeps) until all have arrived. Spin only on threads of a
+/// ``DedicatedThreadExecutor``, never on the cooperative pool.
 final class SpinBarrier: Sendable {
     private let parties: Int
     private let arrived = Atomic<Int>(0)
