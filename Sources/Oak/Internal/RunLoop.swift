@@ -97,7 +97,7 @@ extension BaseTransducer {
                             case .none, .needsAsync: break
                             case .one(let event): next = event
                             case .many(let events):
-                                stack.append(contentsOf: events.reversed())
+                                if !events.isEmpty { stack.append(contentsOf: events.reversed()) }
                             }
                         }
                         if next == nil { next = stack.popLast() }

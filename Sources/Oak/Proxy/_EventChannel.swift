@@ -245,7 +245,12 @@ public final class _EventChannel<Event>: @unchecked Sendable {
             let tasks = state.tasks.values.compactMap { $0 }
             state.tasks = [:]
             state.ids = [:]
-            let unprocessed = Array(taken) + Array(state.buffer)
+            // Copy only non-empty deques: copying an empty one writes the
+            // shared empty-array singleton, which ThreadSanitizer reports when
+            // two runs end at the same moment.
+            var unprocessed: [Element] = []
+            if !taken.isEmpty { unprocessed.append(contentsOf: taken) }
+            if !state.buffer.isEmpty { unprocessed.append(contentsOf: state.buffer) }
             state.buffer = []
             return (tasks, unprocessed)
         }
