@@ -209,7 +209,7 @@ struct MisuseTests {
         // Each racer runs on a thread of its own, so both can spin at the
         // barrier and then call run at the same moment.
         let threads = (0..<2).map { DedicatedThreadExecutor(label: "oak.contract.racer-\($0)") }
-        for iteration in 0..<100 {
+        for iteration in 0..<50 {
             let trace = Trace()
             let proxy = Scripted.Proxy(initialEvent: "a")
             try proxy.send("b")

@@ -313,7 +313,7 @@ struct TerminationTests {
     @Test("3.5 runs that end at the same moment on different threads end cleanly (also under ThreadSanitizer)")
     func runsEndingTogether() async throws {
         let threads = (0..<2).map { DedicatedThreadExecutor(label: "oak.contract.ending-\($0)") }
-        for iteration in 0..<100 {
+        for iteration in 0..<50 {
             let barrier = SpinBarrier(parties: 2)
             let runs = threads.map { thread in
                 Task(executorPreference: thread) { () -> String? in
