@@ -95,6 +95,7 @@ extension TransducerEffect: _RunnableEffect {
     ) throws -> _Outcome<T.Event> {
         switch storage {
         case .event(let event):
+            if context.isInspecting { context.recordActionStarted() }
             return .one(event)
         case .action(let action):
             if context.isInspecting { context.recordActionStarted() }
@@ -114,6 +115,7 @@ extension TransducerEffect: _RunnableEffect {
         case .event, .action, .isolatedAction:
             return try executeSync(&context, isolation: isolation)
         case .events(let events):
+            if context.isInspecting { context.recordActionStarted() }
             return .many(events)
         case .isolatedActions(let action):
             let info = context.nextInfo(id: nil, kind: .action)

@@ -31,14 +31,19 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// Why a run must stop before reaching a terminal state.
     @usableFromInline
     enum Stop {
+        /// `proxy.cancel()`.
         case cancelled
+        /// `proxy.cancel(with:)` or a failed operation.
         case failed(any Error)
+        /// The task that awaits `run` was cancelled.
+        case taskCancelled
 
         @usableFromInline
         var error: any Error {
             switch self {
             case .cancelled: TransducerError.cancelled
             case .failed(let error): error
+            case .taskCancelled: CancellationError()
             }
         }
     }
@@ -55,7 +60,6 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         @usableFromInline var stop: Stop?
         /// The run loop, parked while the buffer is empty.
         @usableFromInline var waiter: UnsafeContinuation<Void, Never>?
-        @usableFromInline var isTaskCancelled = false
         /// Running operations by sequence number; `nil` while being created.
         @usableFromInline var tasks: [UInt64: Task<Void, Never>?] = [:]
         /// The sequence number of the running operation with a given id.
@@ -97,6 +101,14 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     @usableFromInline
     let isStopRequested = ManagedAtomic<Bool>(false)
 
+    /// How many events the run loop has taken into its batch but not yet
+    /// started to process. They still count against the capacity, so that at
+    /// most `capacity` events wait at any time, exactly as if the loop took
+    /// them one by one. Changed by the loop without the lock (one relaxed
+    /// decrement per event); read by senders under the lock.
+    @usableFromInline
+    let takenCount = ManagedAtomic<Int>(0)
+
     init(bufferSize: Int) {
         capacity = bufferSize
         state = LockedState(State())
@@ -112,7 +124,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         let capacity = self.capacity
         let outcome = state.withLock { state -> SendOutcome in
             if state.isClosed { return .failed(.terminated) }
-            guard state.buffer.count < capacity else {
+            guard state.buffer.count + takenCount.load(ordering: .relaxed) < capacity else {
                 return .failed(capacity > 0 ? .bufferFull : .invalidBufferSize(capacity))
             }
             state.buffer.append(Element(event: event, ack: ack))
@@ -150,6 +162,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
 
     /// Requests the end of the run (proxy cancellation, failed operation).
     /// The first request wins; requests after the end are ignored.
+    @usableFromInline
     func stop(_ reason: Stop) {
         let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
             guard !state.isFinished, state.stop == nil else { return nil }
@@ -180,8 +193,8 @@ public final class _EventChannel<Event>: @unchecked Sendable {
 
     /// Moves the next events (at most ``batchSize``) into the run loop's
     /// empty `batch`, or reports the pending stop request (which wins over
-    /// buffered events). Events in `batch` are taken: they no longer count
-    /// against the buffer's capacity.
+    /// buffered events). Events in `batch` count against the capacity until
+    /// the loop starts them (see `takenCount`).
     ///
     /// - Complexity: O(1) when all waiting events fit in one batch (the two
     ///   buffers are swapped), else O(``batchSize``); one lock.
@@ -198,33 +211,23 @@ public final class _EventChannel<Event>: @unchecked Sendable {
                     batch.append(element)
                 }
             }
+            takenCount.wrappingIncrement(by: batch.count, ordering: .relaxed)
             return .filled
         }
     }
 
-    /// Parks the run loop until an event or a stop request arrives or the
-    /// task is cancelled.
+    /// Parks the run loop until an event or a stop request arrives. Task
+    /// cancellation arrives as a stop request (`Stop.taskCancelled`), raised
+    /// by the cancellation handler that `run` installs.
     @usableFromInline
     func waitForActivity(isolation: isolated (any Actor)? = #isolation) async {
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation(isolation: isolation) { (waiter: UnsafeContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
-                    if !state.buffer.isEmpty || state.stop != nil || state.isTaskCancelled {
-                        return true
-                    }
-                    state.waiter = waiter
-                    return false
-                }
-                if resumeNow { waiter.resume() }
+        await withUnsafeContinuation(isolation: isolation) { (waiter: UnsafeContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state in
+                if !state.buffer.isEmpty || state.stop != nil { return true }
+                state.waiter = waiter
+                return false
             }
-        } onCancel: {
-            let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
-                state.isTaskCancelled = true
-                let waiter = state.waiter
-                state.waiter = nil
-                return waiter
-            }
-            waiter?.resume()
+            if resumeNow { waiter.resume() }
         }
     }
 

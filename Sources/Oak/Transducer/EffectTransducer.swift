@@ -120,13 +120,28 @@ extension EffectTransducer {
         storage: some Storage<State>,
         proxy: Proxy,
         env: Env,
-        output: some Subject<Output> = NoCallback<Output>(),
+        output: some Subject<Output>,
         isolated: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         var carrier = _HostState(storage)
         return try await _run(
             carrier: &carrier, proxy: proxy, env: env, output: output, effectType: TransducerEffect<Self>.self,
             update: { state, event in _split(update(&state, event: event)) }, isolation: isolated)
+    }
+}
+
+extension EffectTransducer {
+    /// Runs the transducer against state owned by a host, ignoring outputs;
+    /// see ``run(storage:proxy:env:output:isolated:)``.
+    @discardableResult
+    @inlinable
+    public static func run(
+        storage: some Storage<State>,
+        proxy: Proxy,
+        env: Env,
+        isolated: isolated (any Actor)? = #isolation
+    ) async throws -> Output {
+        try await run(storage: storage, proxy: proxy, env: env, output: NoCallback(), isolated: isolated)
     }
 }
 

@@ -84,12 +84,24 @@ extension Transducer {
     public static func run(
         storage: some Storage<State>,
         proxy: Proxy,
-        output: some Subject<Output> = NoCallback<Output>(),
+        output: some Subject<Output>,
         isolated: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         var carrier = _HostState(storage)
         return try await _run(
             carrier: &carrier, proxy: proxy, env: (), output: output, effectType: _NoEffect<Self>.self,
             update: { state, event in (nil, update(&state, event: event)) }, isolation: isolated)
+    }
+
+    /// Runs the transducer against state owned by a host, ignoring outputs;
+    /// see ``run(storage:proxy:output:isolated:)``.
+    @discardableResult
+    @inlinable
+    public static func run(
+        storage: some Storage<State>,
+        proxy: Proxy,
+        isolated: isolated (any Actor)? = #isolation
+    ) async throws -> Output {
+        try await run(storage: storage, proxy: proxy, output: NoCallback(), isolated: isolated)
     }
 }
