@@ -16,7 +16,7 @@ extension BaseTransducer {
     ///   events.
     @inlinable
     static func _run<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
-        carrier: inout Carrier,
+        carrier: Carrier,
         proxy: Proxy,
         env: E.Env,
         output: Out,
@@ -29,99 +29,128 @@ extension BaseTransducer {
         try channel.attach()
         let inspector = TransducerInspection.inspector
         let runID = inspector == nil ? RunID(rawValue: 0) : RunID.next()
-        var context = _EffectContext<Self, E.Env>(
+        let context = _EffectContext<Self, E.Env>(
             env: env, input: proxy.input, channel: channel, inspector: inspector, runID: runID)
-        let isInspecting = inspector != nil
+
+        // Task cancellation becomes a stop request, which the loop notices
+        // before the next event at the cost of one relaxed atomic load.
+        let (result, unprocessed) = await withTaskCancellationHandler {
+            await _loop(
+                carrier: carrier, channel: channel, context: context, output: output, update: update,
+                isolation: isolation)
+        } onCancel: {
+            channel.stop(.taskCancelled)
+        }
+        switch result {
+        case .success(let lastOutput):
+            await finish(channel, taken: unprocessed, error: nil, inspector: inspector, runID: runID)
+            if let lastOutput { return lastOutput }
+            if let none = () as? Output { return none }
+            throw TransducerError.noOutputProduced
+        case .failure(let error):
+            await finish(channel, taken: unprocessed, error: error, inspector: inspector, runID: runID)
+            throw error
+        }
+    }
+
+    /// The loop proper: processes events until a terminal state or an error.
+    /// Returns the last output (or the error) and the events it had taken
+    /// but not processed. Its state lives in its own locals so that the hot
+    /// path keeps them in registers.
+    @inlinable
+    static func _loop<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
+        carrier: Carrier,
+        channel: _EventChannel<Event>,
+        context: _EffectContext<Self, E.Env>,
+        output: Out,
+        update: (inout State, Event) -> (E?, Output),
+        isolation: isolated (any Actor)?
+    ) async -> (Result<Output?, any Error>, Deque<_EventChannel<Event>.Element>)
+    where Carrier.State == State, Out.Value == Output, E.T == Self {
+        var carrier = carrier
+        var context = context
+        let isInspecting = context.isInspecting
+        let inspector = context.inspector
+        let runID = context.runID
         var lastOutput: Output?
         var pendingAck: _EventChannel<Event>.Ack?
         var batch = Deque<_EventChannel<Event>.Element>()
-
         do {
-            // Task cancellation becomes a stop request, which the loop notices
-            // before the next event at the cost of one relaxed atomic load.
-            try await withTaskCancellationHandler {
-                if !carrier.state.isTerminal {
-                    runLoop: while true {
-                        if batch.isEmpty || channel.isStopRequested.load(ordering: .relaxed) {
-                            if Task.isCancelled { throw CancellationError() }
-                            switch channel.refill(&batch) {
-                            case .filled:
-                                break
-                            case .stop(let stop):
-                                throw stop.error
-                            case .empty:
-                                await channel.waitForActivity(isolation: isolation)
-                                continue runLoop
-                            }
+            if !carrier.state.isTerminal {
+                runLoop: while true {
+                    if batch.isEmpty || channel.isStopRequested.load(ordering: .relaxed) {
+                        if Task.isCancelled { throw CancellationError() }
+                        switch channel.refill(&batch) {
+                        case .filled:
+                            break
+                        case .stop(let stop):
+                            throw stop.error
+                        case .empty:
+                            await channel.waitForActivity(isolation: isolation)
+                            continue runLoop
                         }
-                        guard let element = batch.popFirst() else { continue runLoop }
-                        channel.takenCount.wrappingDecrement(ordering: .relaxed)
-                        pendingAck = element.ack
+                    }
+                    guard let element = batch.popFirst() else { continue runLoop }
+                    channel.takenCount.wrappingDecrement(ordering: .relaxed)
+                    pendingAck = element.ack
 
-                        // The event and, depth first, the events its actions return.
-                        var stack: [Event] = []
-                        var next: Event? = element.event
-                        while let event = next {
-                            next = nil
-                            if isInspecting, let inspector {
-                                inspector.record(InspectionRecord<Self>.event(event), of: runID)
-                            }
-                            let (effect, out) = carrier.mutate { update(&$0, event) }
-                            if isInspecting, let inspector {
-                                inspector.record(InspectionRecord<Self>.state(carrier.state), of: runID)
-                                inspector.record(InspectionRecord<Self>.output(out), of: runID)
-                            }
-                            if try !output._sendSynchronously(out) {
-                                try await output.send(out, isolated: isolation)
-                            }
-                            lastOutput = out
+                    // The event and, depth first, the events its actions return.
+                    var stack: [Event] = []
+                    var next: Event? = element.event
+                    while let event = next {
+                        next = nil
+                        if isInspecting, let inspector {
+                            inspector.record(InspectionRecord<Self>.event(event), of: runID)
+                        }
+                        let (effect, out) = carrier.mutate { update(&$0, event) }
+                        if isInspecting, let inspector {
+                            inspector.record(InspectionRecord<Self>.state(carrier.state), of: runID)
+                            inspector.record(InspectionRecord<Self>.output(out), of: runID)
+                        }
+                        if try !output._sendSynchronously(out) {
+                            try await output.send(out, isolated: isolation)
+                        }
+                        lastOutput = out
 
-                            if carrier.state.isTerminal {
-                                // Close first: nothing sent from now on can be processed.
-                                channel.close()
-                                if let effect {
-                                    try await cleanUp(effect, &context, isolation: isolation)
-                                }
-                                break runLoop
-                            }
+                        if carrier.state.isTerminal {
+                            // Close first: nothing sent from now on can be processed.
+                            channel.close()
                             if let effect {
-                                var outcome: _Outcome<Event>
-                                do {
-                                    outcome = try effect.executeSync(&context, isolation: isolation)
-                                    if case .needsAsync = outcome {
-                                        outcome = try await effect.executeAsync(&context, isolation: isolation)
-                                    }
-                                } catch {
-                                    if isInspecting { context.recordActionFailed(error) }
-                                    throw error
-                                }
-                                switch outcome {
-                                case .none, .needsAsync: break
-                                case .one(let event): next = event
-                                case .many(let events):
-                                    if !events.isEmpty { stack.append(contentsOf: events.reversed()) }
-                                }
+                                try await cleanUp(effect, &context, isolation: isolation)
                             }
-                            if next == nil { next = stack.popLast() }
+                            break runLoop
                         }
-                        pendingAck?.resume()
-                        pendingAck = nil
+                        if let effect {
+                            var outcome: _Outcome<Event>
+                            do {
+                                outcome = try effect.executeSync(&context, isolation: isolation)
+                                if case .needsAsync = outcome {
+                                    outcome = try await effect.executeAsync(&context, isolation: isolation)
+                                }
+                            } catch {
+                                if isInspecting { context.recordActionFailed(error) }
+                                throw error
+                            }
+                            switch outcome {
+                            case .none, .needsAsync: break
+                            case .one(let event): next = event
+                            case .many(let events):
+                                if !events.isEmpty { stack.append(contentsOf: events.reversed()) }
+                            }
+                        }
+                        if next == nil { next = stack.popLast() }
                     }
                     pendingAck?.resume()
                     pendingAck = nil
                 }
-            } onCancel: {
-                channel.stop(.taskCancelled)
+                pendingAck?.resume()
+                pendingAck = nil
             }
         } catch {
             pendingAck?.resume(throwing: TransducerError.terminated)
-            await finish(channel, taken: batch, error: error, inspector: inspector, runID: runID)
-            throw error
+            return (.failure(error), batch)
         }
-        await finish(channel, taken: batch, error: nil, inspector: inspector, runID: runID)
-        if let lastOutput { return lastOutput }
-        if let none = () as? Output { return none }
-        throw TransducerError.noOutputProduced
+        return (.success(lastOutput), batch)
     }
 
     /// Executes the effect of the update that reached a terminal state; the

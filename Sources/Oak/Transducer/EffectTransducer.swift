@@ -92,9 +92,9 @@ extension EffectTransducer {
         output: some Subject<Output>,
         isolated: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        var carrier = _LocalState(initialState)
         return try await _run(
-            carrier: &carrier, proxy: proxy, env: env, output: output, effectType: TransducerEffect<Self>.self,
+            carrier: _LocalState(initialState), proxy: proxy, env: env, output: output,
+            effectType: TransducerEffect<Self>.self,
             update: { state, event in _split(update(&state, event: event)) }, isolation: isolated)
     }
 
@@ -123,9 +123,9 @@ extension EffectTransducer {
         output: some Subject<Output>,
         isolated: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        var carrier = _HostState(storage)
         return try await _run(
-            carrier: &carrier, proxy: proxy, env: env, output: output, effectType: TransducerEffect<Self>.self,
+            carrier: _HostState(storage), proxy: proxy, env: env, output: output,
+            effectType: TransducerEffect<Self>.self,
             update: { state, event in _split(update(&state, event: event)) }, isolation: isolated)
     }
 }

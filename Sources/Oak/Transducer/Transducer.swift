@@ -56,9 +56,8 @@ extension Transducer {
         output: some Subject<Output>,
         isolated: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        var carrier = _LocalState(initialState)
         return try await _run(
-            carrier: &carrier, proxy: proxy, env: (), output: output, effectType: _NoEffect<Self>.self,
+            carrier: _LocalState(initialState), proxy: proxy, env: (), output: output, effectType: _NoEffect<Self>.self,
             update: { state, event in (nil, update(&state, event: event)) }, isolation: isolated)
     }
 
@@ -87,9 +86,8 @@ extension Transducer {
         output: some Subject<Output>,
         isolated: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        var carrier = _HostState(storage)
         return try await _run(
-            carrier: &carrier, proxy: proxy, env: (), output: output, effectType: _NoEffect<Self>.self,
+            carrier: _HostState(storage), proxy: proxy, env: (), output: output, effectType: _NoEffect<Self>.self,
             update: { state, event in (nil, update(&state, event: event)) }, isolation: isolated)
     }
 
