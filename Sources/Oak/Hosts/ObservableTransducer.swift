@@ -1,0 +1,165 @@
+import Observation
+
+/// A host that runs a transducer for as long as it lives and publishes its
+/// state through the Observation framework: a view model you do not write.
+///
+/// Create it with the transducer type and an initial state; it starts at
+/// once, on the main actor. Read ``state`` from a view (SwiftUI, or any code
+/// that uses `withObservationTracking`) and send intents through ``proxy`` or
+/// ``input``:
+///
+/// ```swift
+/// @MainActor
+/// final class CounterScreen {
+///     let counter = ObservableTransducer(
+///         of: CounterTransducer.self,
+///         initialState: CounterTransducer.State(),
+///         env: CounterTransducer.Env()
+///     )
+///
+///     func plusTapped() {
+///         try? counter.proxy.send(.increment)
+///     }
+/// }
+/// ```
+///
+/// ## Lifetime
+///
+/// The run starts when the host is created and ends, with every operation
+/// cancelled and awaited, in exactly one of these ways:
+///
+/// - the state becomes terminal: `completion` receives `.success(output)`;
+/// - ``cancel()`` (or `proxy.cancel()`) is called: `completion` receives
+///   `.failure(TransducerError.cancelled)`;
+/// - an operation or output delivery fails: `completion` receives
+///   `.failure(error)`;
+/// - the host is released: its `deinit` cancels the run and `completion`
+///   receives `.failure(TransducerError.cancelled)` once the run has ended.
+///
+/// The completion callback is therefore called exactly once for every host,
+/// on the main actor, after the run has ended. The running task holds the
+/// host only weakly, so releasing the last reference to it really releases
+/// it, and its run stops. The task does hold `output` and `completion`
+/// until the run ends: capture the host weakly in them, or it lives until
+/// its run ends by itself.
+///
+/// After the run has ended, ``isRunning`` is `false` and sending an event
+/// throws ``TransducerError/terminated``, as the proxy does.
+///
+/// ## Observation
+///
+/// Every update of the run writes ``state``, and every write is reported to
+/// observers, also when the new state equals the old one. ``isRunning`` is
+/// observable too.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+@Observable
+@MainActor
+public final class ObservableTransducer<T: BaseTransducer> {
+    /// Where the run reads and writes the state; holds this host weakly.
+    @ObservationIgnored
+    private let storage: _ObservableTransducerStorage<T>
+
+    /// The event channel of the run. Send events with it, or end the run
+    /// with `proxy.cancel()`.
+    @ObservationIgnored
+    public let proxy: T.Proxy
+
+    /// Whether the run is still going: `true` from creation until the run
+    /// has ended (terminal state, cancellation, failure). It turns `false`
+    /// on the main actor once every operation has been cancelled and awaited,
+    /// just before the completion callback is called; after ``cancel()``
+    /// that happens asynchronously.
+    public private(set) var isRunning = true
+
+    /// The current state of the transducer: the initial state until the
+    /// first update, then the state after each update. Observable: every
+    /// write is reported to observers.
+    public var state: T.State {
+        access(keyPath: \.state)
+        return storage.state
+    }
+
+    /// The send-only input of the run, to give to components that may send
+    /// events but must not cancel the run.
+    public var input: T.Input { proxy.input }
+
+    /// Creates the host without starting a run; every public initialiser
+    /// calls ``start(completion:run:)`` right after.
+    init(initialState: T.State, proxy: T.Proxy) {
+        self.proxy = proxy
+        self.storage = _ObservableTransducerStorage(state: initialState)
+        self.storage.host = self
+    }
+
+    /// Ends the run with ``TransducerError/cancelled``: every operation is
+    /// cancelled, then ``isRunning`` turns `false` and the completion
+    /// callback receives the error. Calling it again, or after the run has
+    /// ended, does nothing.
+    public func cancel() {
+        proxy.cancel()
+    }
+
+    /// Releasing the host cancels its run. The completion callback still
+    /// receives `.failure(TransducerError.cancelled)` once the run has ended.
+    deinit {
+        proxy.cancel()
+    }
+
+    /// Starts the run in a task on the main actor. The task holds the
+    /// storage, never the host, so the host can be released while it runs.
+    func start(
+        completion: ((Result<T.Output, any Error>) -> Void)?,
+        run: @escaping @MainActor (_ObservableTransducerStorage<T>, T.Proxy) async throws -> T.Output
+    ) {
+        let storage = self.storage
+        let proxy = self.proxy
+        Task {
+            let result: Result<T.Output, any Error>
+            do {
+                result = .success(try await run(storage, proxy))
+            } catch {
+                result = .failure(error)
+            }
+            storage.host?.isRunning = false
+            completion?(result)
+        }
+    }
+
+    /// Writes a new state and tells observers; called by the storage.
+    func _setState(_ newValue: T.State) {
+        withMutation(keyPath: \.state) {
+            storage.state = newValue
+        }
+    }
+}
+
+/// The state of an ``ObservableTransducer``, as the storage its run reads and
+/// writes. It owns the state, so that the run can go on (until its
+/// cancellation is processed) after the host has been released, and refers
+/// to the host only weakly, to report every write to its observers.
+///
+/// Isolation: the class is main-actor isolated and only used by the run that
+/// the host starts on the main actor. The conformance is `@preconcurrency`
+/// because ``Storage`` is not isolated; the runtime checks that `value` is
+/// indeed used on the main actor.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+@MainActor
+final class _ObservableTransducerStorage<T: BaseTransducer>: @preconcurrency Storage {
+    var state: T.State
+    weak var host: ObservableTransducer<T>?
+
+    init(state: T.State) {
+        self.state = state
+    }
+
+    var value: T.State {
+        get { state }
+        set {
+            if let host {
+                host._setState(newValue)
+            } else {
+                state = newValue
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Oak
+import Testing
+
+/// The README's "ObservableTransducer / Direct Usage in SwiftUI" example,
+/// without SwiftUI: the host is created and driven with the README's own
+/// lines. (The SwiftUI view around them is type-checked by
+/// Tools/SwiftUICheck.)
+@Suite("README ObservableTransducer host example", .timeLimit(.minutes(1)))
+@MainActor
+struct ReadmeObservableTransducerHostTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func runsAsWritten() async throws {
+        let counter = ObservableTransducer(
+            of: CounterTransducer.self,
+            initialState: CounterTransducer.State(),
+            env: CounterTransducer.Env()
+        )
+        #expect("Count: \(counter.state.count)" == "Count: 0")
+
+        try await stateChange(of: counter) {
+            try? counter.proxy.send(.increment)
+        }
+        #expect("Count: \(counter.state.count)" == "Count: 1")
+
+        try await stateChange(of: counter) {
+            try? counter.proxy.send(.increment)
+        }
+        try await stateChange(of: counter) {
+            try? counter.proxy.send(.decrement)
+        }
+        #expect("Count: \(counter.state.count)" == "Count: 1")
+        #expect(counter.isRunning)
+        counter.cancel()
+    }
+}

@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+// CI-only package: type-checks Oak's SwiftUI adapter (Sources/Oak/SwiftUI)
+// and the README's SwiftUI snippets on Linux, where SwiftUI does not exist,
+// against a minimal stand-in module named `SwiftUI` (Sources/SwiftUI). Nothing
+// here is run. Build it with
+//
+//     swift build --package-path Tools/SwiftUICheck -Xswiftc -warnings-as-errors
+//
+// `Sources/Oak` is a symbolic link to the library's sources, compiled here as
+// module `Oak` with the stand-in as a dependency, so `#if canImport(SwiftUI)`
+// holds and the adapter compiles inside Oak exactly as on Apple platforms.
+// Keep the dependencies of the `Oak` target in step with ../../Package.swift.
+// Linux only: on Apple platforms the stand-in would shadow the real SwiftUI.
+import PackageDescription
+
+let package = Package(
+    name: "SwiftUICheck",
+    platforms: [
+        .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+    ],
+    targets: [
+        // The stand-in for Apple's SwiftUI.
+        .target(name: "SwiftUI"),
+        // Oak's sources, SwiftUI adapter included.
+        .target(
+            name: "Oak",
+            dependencies: [
+                "SwiftUI",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Atomics", package: "swift-atomics"),
+            ]
+        ),
+        // The README's SwiftUI snippets, verbatim. Two targets because the
+        // README reuses the names `CounterView` and `ContentView`.
+        .target(name: "ReadmeSnippets", dependencies: ["Oak", "SwiftUI"]),
+        .target(name: "ReadmeSnippetsObservable", dependencies: ["Oak", "SwiftUI"]),
+        // The SwiftUI sample of the DocC article "Hosting a transducer".
+        .target(name: "ArticleSnippets", dependencies: ["Oak", "SwiftUI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

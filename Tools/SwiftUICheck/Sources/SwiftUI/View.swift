@@ -1,0 +1,69 @@
+// A stand-in for Apple's SwiftUI, for type-checking Oak's SwiftUI adapter and
+// the README's SwiftUI snippets on Linux, where SwiftUI does not exist. It
+// declares only what those sources use, with the signatures and the main-actor
+// isolation of Apple's SDK. It is never run: bodies of primitive views trap.
+
+/// A piece of user interface (stand-in for `SwiftUI.View`).
+@MainActor @preconcurrency
+public protocol View {
+    /// The type of view representing the body of this view.
+    associatedtype Body: View
+
+    /// The content and behavior of the view.
+    @ViewBuilder @MainActor @preconcurrency var body: Self.Body { get }
+}
+
+extension Never: View {
+    /// `Never` is the body of primitive views.
+    public typealias Body = Never
+
+    /// Primitive views have no body.
+    public var body: Never { fatalError("SwiftUI stand-in: not to be run") }
+}
+
+/// Builds views from closures (stand-in for `SwiftUI.ViewBuilder`).
+@resultBuilder
+public struct ViewBuilder {
+    /// Passes a single view through unmodified.
+    public static func buildExpression<Content: View>(_ content: Content) -> Content { content }
+
+    /// An empty block builds an empty view.
+    public static func buildBlock() -> EmptyView { EmptyView() }
+
+    /// A block of one view builds that view.
+    public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
+
+    /// A block of several views builds a tuple view.
+    public static func buildBlock<each Content: View>(
+        _ content: repeat each Content
+    ) -> TupleView<(repeat each Content)> {
+        TupleView((repeat each content))
+    }
+}
+
+/// A view that displays nothing.
+@frozen
+public struct EmptyView: View {
+    /// Creates an empty view.
+    @inlinable nonisolated public init() {}
+
+    /// Primitive view.
+    public typealias Body = Never
+    /// Primitive view.
+    public var body: Never { fatalError("SwiftUI stand-in: not to be run") }
+}
+
+/// A view created from a tuple of views.
+@frozen
+public struct TupleView<T>: View {
+    /// The views.
+    nonisolated(unsafe) public var value: T
+
+    /// Creates a tuple view.
+    @inlinable nonisolated public init(_ value: T) { self.value = value }
+
+    /// Primitive view.
+    public typealias Body = Never
+    /// Primitive view.
+    public var body: Never { fatalError("SwiftUI stand-in: not to be run") }
+}
