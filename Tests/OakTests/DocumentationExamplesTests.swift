@@ -23,7 +23,12 @@ struct DocumentationSamplesTests {
         let thisFile = URL(fileURLWithPath: #filePath)
         let packageRoot = thisFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let catalog = packageRoot.appendingPathComponent("Sources/Oak/Oak.docc")
-        let code = Self.significantLines(of: try String(contentsOf: thisFile, encoding: .utf8))
+        // The hosting article's samples are compiled and run by the host tests.
+        let hostingArticleTests = thisFile.deletingLastPathComponent()
+            .appendingPathComponent("Hosts/HostingArticleTests.swift")
+        let code =
+            Self.significantLines(of: try String(contentsOf: thisFile, encoding: .utf8))
+            + Self.significantLines(of: try String(contentsOf: hostingArticleTests, encoding: .utf8))
         let articles = try FileManager.default.contentsOfDirectory(atPath: catalog.path)
             .filter { $0.hasSuffix(".md") }
             .sorted()

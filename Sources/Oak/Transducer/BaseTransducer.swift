@@ -17,7 +17,8 @@ public protocol BaseTransducer: _TransducerMetatype {
     /// The events the machine reacts to.
     associatedtype Event
     /// The value each update produces; `Void` when the machine has no output.
-    associatedtype Output
+    /// ``Transducer`` infers it from the return type of `update`.
+    associatedtype Output = Void
     /// The event channel used to run the machine: the buffered
     /// ``Oak/Proxy`` by default. Declare
     /// `typealias Proxy = SyncSuspendingProxy<Event>` to make every `send`
