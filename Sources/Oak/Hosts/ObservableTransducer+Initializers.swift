@@ -29,7 +29,7 @@ extension ObservableTransducer where T: Transducer {
     }
 
     /// Creates a host for a ``Transducer`` that runs with `proxy`, and starts
-    /// its run at once; see ``init(of:initialState:output:completion:)``.
+    /// its run at once, like the initializer without `proxy:`.
     ///
     /// Use it to choose the proxy's buffer size or initial event, or for a
     /// transducer whose `Proxy` is ``SyncSuspendingProxy``. The proxy must
