@@ -1,0 +1,18 @@
+# Developer entry points. CI runs .ci/run; these are the same commands by hand.
+
+.PHONY: test bench bench-smoke
+
+# Every test of the repository.
+test:
+	swift test
+
+# The benchmark suite (Benchmarks/, package-benchmark, release build): runs
+# W1-W6 next to their plain-Swift floors, prints the ratio table and writes it
+# into Benchmarks/README.md. About 6-8 minutes on 2 cores, build included.
+bench:
+	python3 Benchmarks/compare.py --readme
+
+# Builds the benchmark package and runs every benchmark once, briefly, with
+# no target judged: a check that the suite still builds and runs.
+bench-smoke:
+	python3 Benchmarks/compare.py --smoke
