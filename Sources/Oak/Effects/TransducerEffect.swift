@@ -98,37 +98,28 @@ public struct TransducerEffect<T: EffectTransducer> {
         case combined([TransducerEffect])
     }
 
-    /// An operation: async work in a managed task.
+    /// An operation: async work in a managed task. Only constructible where
+    /// `Env: Sendable`, which is what lets the run loop move `env` into the
+    /// operation's task without that constraint of its own.
     @usableFromInline
     struct Operation {
         @usableFromInline let id: EffectID?
-        /// The work, for composing sequences.
-        let body: @Sendable (Env, Input, isolated (any Actor)?) async throws -> Void
-        /// Creates the task that runs `body`. Built where `Env: Sendable` is
-        /// known, so the generic run loop needs no such constraint.
-        @usableFromInline let launch: (Env, Input, isolated (any Actor)?, _OperationHooks<T>) -> Task<Void, Never>
+        @usableFromInline let body: Body
 
-        init(
-            id: EffectID?,
-            inheritsIsolation: Bool,
-            body: @escaping @Sendable (Env, Input, isolated (any Actor)?) async throws -> Void
-        ) where Env: Sendable {
+        /// The work, stored as written so that creating an operation allocates
+        /// no wrapper closure.
+        @usableFromInline
+        enum Body {
+            /// Runs in a task on the isolation of `run`.
+            case isolated(@Sendable (Env, Input, isolated (any Actor)?) async throws -> Void)
+            /// Runs on its own isolation (`@isolated(any)`: a global actor or none).
+            case own(@Sendable @isolated(any) (Env, Input) async throws -> Void)
+
+        }
+
+        init(id: EffectID?, body: Body) where Env: Sendable {
             self.id = id
             self.body = body
-            if inheritsIsolation {
-                launch = { env, input, isolation, hooks in
-                    Task {
-                        _ = isolation
-                        await hooks.run(body, env: env, input: input, isolation: isolation)
-                    }
-                }
-            } else {
-                launch = { env, input, _, hooks in
-                    Task {
-                        await hooks.run(body, env: env, input: input, isolation: nil)
-                    }
-                }
-            }
         }
     }
 }
@@ -163,6 +154,7 @@ extension TransducerEffect {
     /// - Parameter action: Receives the environment and the transducer's input
     ///   (to hand to components that send later). An error it throws fails the
     ///   run.
+    @inlinable
     public init(_ action: @escaping (Env, Input) throws -> Event) {
         self.init(storage: .action(action))
     }
@@ -235,11 +227,7 @@ extension TransducerEffect where Env: Sendable {
     ) {
         self.init(
             kind: .operation(
-                Operation(
-                    id: id.map(EffectID.init),
-                    inheritsIsolation: false,
-                    body: { env, input, _ in try await operation(env, input) }
-                )))
+                Operation(id: id.map(EffectID.init), body: .own(operation))))
     }
 
     /// An operation whose task runs on the isolation of `run`, which the
@@ -257,7 +245,7 @@ extension TransducerEffect where Env: Sendable {
     ) {
         self.init(
             kind: .operation(
-                Operation(id: id.map(EffectID.init), inheritsIsolation: true, body: operation)))
+                Operation(id: id.map(EffectID.init), body: .isolated(operation))))
     }
 
     /// An operation that waits `duration` on `clock` before it runs.
@@ -275,11 +263,10 @@ extension TransducerEffect where Env: Sendable {
             kind: .operation(
                 Operation(
                     id: id.map(EffectID.init),
-                    inheritsIsolation: false,
-                    body: { env, input, _ in
+                    body: .own({ env, input in
                         try await clock.sleep(for: duration, tolerance: tolerance)
                         try await operation(env, input)
-                    }
+                    })
                 )))
     }
 
@@ -296,11 +283,10 @@ extension TransducerEffect where Env: Sendable {
             kind: .operation(
                 Operation(
                     id: id.map(EffectID.init),
-                    inheritsIsolation: true,
-                    body: { env, input, isolation in
+                    body: .isolated({ env, input, isolation in
                         try await clock.sleep(for: duration, tolerance: tolerance)
                         try await operation(env, input, isolation)
-                    }
+                    })
                 )))
     }
 }
@@ -344,7 +330,7 @@ extension TransducerEffect where Env: Sendable {
         var bodies: [@Sendable (Env, Input, isolated (any Actor)?) async throws -> Void] = []
         for effect in effects {
             if case .operation(let operation) = effect.kind {
-                bodies.append(operation.body)
+                bodies.append(operation.body.uniform)
             } else {
                 immediate.append(effect)
             }
@@ -353,14 +339,23 @@ extension TransducerEffect where Env: Sendable {
             kind: .operation(
                 Operation(
                     id: id.map(EffectID.init),
-                    inheritsIsolation: true,
-                    body: { [bodies] env, input, isolation in
+                    body: .isolated({ [bodies] env, input, isolation in
                         for body in bodies {
                             try Task.checkCancellation()
                             try await body(env, input, isolation)
                         }
-                    }
+                    })
                 )))
         return immediate.isEmpty ? chained : TransducerEffect(kind: .combined(immediate + [chained]))
+    }
+}
+
+extension TransducerEffect.Operation.Body where T.Env: Sendable {
+    /// The work as one closure that takes the isolation of `run`.
+    var uniform: @Sendable (T.Env, T.Input, isolated (any Actor)?) async throws -> Void {
+        switch self {
+        case .isolated(let body): body
+        case .own(let body): { env, input, _ in try await body(env, input) }
+        }
     }
 }

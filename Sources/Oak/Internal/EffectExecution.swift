@@ -159,7 +159,31 @@ extension TransducerEffect: _RunnableEffect {
         let hooks = _OperationHooks<T>(
             channel: context.channel, info: info, inspector: context.inspector, runID: context.runID)
         context.inspector?.record(InspectionRecord<T>.effectStarted(info), of: context.runID)
-        let task = operation.launch(context.env, context.input, isolation, hooks)
+        // Safety: an Operation can only be created where Env is Sendable.
+        let env = _AssumedSendable(context.env)
+        let input = context.input
+        let task: Task<Void, Never>
+        switch operation.body {
+        case .isolated(let body):
+            task = Task {
+                _ = isolation
+                await hooks.run(body, env: env.value, input: input, isolation: isolation)
+            }
+        case .own(let body):
+            task = Task {
+                await hooks.run(body, env: env, input: input)
+            }
+        }
         context.channel.activate(info.sequenceNumber, task: task)
     }
+}
+
+/// Carries a value whose type is `Sendable` where it was created but not
+/// provably so in the generic code that moves it (an operation's `Env`).
+@usableFromInline
+struct _AssumedSendable<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+
+    @usableFromInline
+    init(_ value: Value) { self.value = value }
 }

@@ -35,10 +35,36 @@ struct _OperationHooks<T: BaseTransducer>: Sendable {
     ) async {
         do {
             try await body(env, input, isolation)
-            inspector?.record(InspectionRecord<T>.effectFinished(info), of: runID)
-        } catch is CancellationError {
-            inspector?.record(InspectionRecord<T>.effectCancelled(info), of: runID)
+            ended(nil)
         } catch {
+            ended(error)
+        }
+    }
+
+    /// Runs an operation body that has an isolation of its own.
+    func run<Env, Input: Sendable>(
+        _ body: @Sendable @isolated(any) (Env, Input) async throws -> Void,
+        env: _AssumedSendable<Env>,
+        input: Input
+    ) async {
+        // Safety: see `_AssumedSendable`; `Env` is Sendable for every operation.
+        nonisolated(unsafe) let env = env.value
+        do {
+            try await body(env, input)
+            ended(nil)
+        } catch {
+            ended(error)
+        }
+    }
+
+    /// Reports how an operation ended and deregisters it.
+    private func ended(_ error: (any Error)?) {
+        switch error {
+        case nil:
+            inspector?.record(InspectionRecord<T>.effectFinished(info), of: runID)
+        case is CancellationError:
+            inspector?.record(InspectionRecord<T>.effectCancelled(info), of: runID)
+        case let error?:
             if Task.isCancelled || channel.isClosed {
                 logger.debug(
                     "Operation ended with an error after cancellation; not a failure.",
