@@ -16,10 +16,12 @@ import Bionic
 /// the value share one heap allocation (`ManagedBuffer`), so the lock has a
 /// stable address as the platform APIs require.
 ///
+/// A struct around the buffer, so that using it costs one allocation.
+///
 /// Safety (`@unchecked Sendable`): the protected value is only reachable
 /// inside `withLock`, which holds the lock for the whole closure.
 @usableFromInline
-final class LockedState<Value>: @unchecked Sendable {
+struct LockedState<Value>: @unchecked Sendable {
     #if canImport(os)
     @usableFromInline typealias Primitive = os_unfair_lock
     #else

@@ -78,7 +78,7 @@ extension BaseTransducer {
         do {
             if !carrier.state.isTerminal {
                 runLoop: while true {
-                    if batch.isEmpty || channel.isStopRequested.load(ordering: .relaxed) {
+                    if batch.isEmpty || channel.isStopRequested {
                         if Task.isCancelled { throw CancellationError() }
                         switch channel.refill(&batch) {
                         case .filled:
@@ -91,7 +91,7 @@ extension BaseTransducer {
                         }
                     }
                     guard let element = batch.popFirst() else { continue runLoop }
-                    channel.takenCount.wrappingDecrement(ordering: .relaxed)
+                    channel.shared.wrappingDecrement(ordering: .relaxed)
                     pendingAck = element.ack
 
                     // The event and, depth first, the events its actions return.

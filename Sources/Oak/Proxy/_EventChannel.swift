@@ -95,19 +95,28 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     @usableFromInline
     let state: LockedState<State>
 
-    /// Mirrors `state.stop != nil` so that the run loop can notice a stop
-    /// request before every event without taking the lock. Set under the
-    /// lock; read relaxed, then confirmed under the lock.
+    /// What the run loop reads before every event without taking the lock,
+    /// packed in one atomic word: the stop-request bit (mirrors
+    /// `state.stop != nil`; set under the lock) and, below it, how many events
+    /// the loop has taken into its batch but not yet started. Taken events
+    /// still count against the capacity, so that at most `capacity` events
+    /// wait at any time, exactly as if the loop took them one by one. The
+    /// loop changes the count without the lock (one relaxed decrement per
+    /// event); senders read it under the lock.
     @usableFromInline
-    let isStopRequested = ManagedAtomic<Bool>(false)
+    let shared = ManagedAtomic<Int>(0)
 
-    /// How many events the run loop has taken into its batch but not yet
-    /// started to process. They still count against the capacity, so that at
-    /// most `capacity` events wait at any time, exactly as if the loop took
-    /// them one by one. Changed by the loop without the lock (one relaxed
-    /// decrement per event); read by senders under the lock.
+    /// The stop-request bit of `shared`.
     @usableFromInline
-    let takenCount = ManagedAtomic<Int>(0)
+    static var stopBit: Int { 1 << 62 }
+
+    /// Whether a stop has been requested (relaxed; confirmed under the lock).
+    @inlinable
+    var isStopRequested: Bool { shared.load(ordering: .relaxed) & Self.stopBit != 0 }
+
+    /// The number of events taken by the loop and not yet started.
+    @inlinable
+    var takenCount: Int { shared.load(ordering: .relaxed) & (Self.stopBit - 1) }
 
     init(bufferSize: Int) {
         capacity = bufferSize
@@ -124,7 +133,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         let capacity = self.capacity
         let outcome = state.withLock { state -> SendOutcome in
             if state.isClosed { return .failed(.terminated) }
-            guard state.buffer.count + takenCount.load(ordering: .relaxed) < capacity else {
+            guard state.buffer.count + takenCount < capacity else {
                 return .failed(capacity > 0 ? .bufferFull : .invalidBufferSize(capacity))
             }
             state.buffer.append(Element(event: event, ack: ack))
@@ -168,7 +177,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
             guard !state.isFinished, state.stop == nil else { return nil }
             state.stop = reason
             state.isClosed = true
-            isStopRequested.store(true, ordering: .relaxed)
+            _ = shared.loadThenBitwiseOr(with: Self.stopBit, ordering: .relaxed)
             let waiter = state.waiter
             state.waiter = nil
             return waiter
@@ -194,7 +203,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// Moves the next events (at most ``batchSize``) into the run loop's
     /// empty `batch`, or reports the pending stop request (which wins over
     /// buffered events). Events in `batch` count against the capacity until
-    /// the loop starts them (see `takenCount`).
+    /// the loop starts them (see `shared`).
     ///
     /// - Complexity: O(1) when all waiting events fit in one batch (the two
     ///   buffers are swapped), else O(``batchSize``); one lock.
@@ -211,7 +220,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
                     batch.append(element)
                 }
             }
-            takenCount.wrappingIncrement(by: batch.count, ordering: .relaxed)
+            shared.wrappingIncrement(by: batch.count, ordering: .relaxed)
             return .filled
         }
     }
