@@ -61,6 +61,10 @@ protocol _RunnableEffect {
     associatedtype T: BaseTransducer
     associatedtype Env
 
+    /// Calls the transducer's `update` and splits its result into effect
+    /// and output. Static, so the run loop's specialisation inlines it.
+    static func step(_ state: inout T.State, _ event: T.Event) -> (Self?, T.Output)
+
     /// Executes the synchronous kinds; returns `.needsAsync` for the others.
     func executeSync(
         _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
@@ -74,8 +78,13 @@ protocol _RunnableEffect {
 
 /// The effect type of a pure ``Transducer``: it has no values.
 @usableFromInline
-enum _NoEffect<T: BaseTransducer>: _RunnableEffect {
+enum _NoEffect<T: Transducer>: _RunnableEffect {
     @usableFromInline typealias Env = Void
+
+    @inlinable
+    static func step(_ state: inout T.State, _ event: T.Event) -> (Self?, T.Output) {
+        (nil, T.update(&state, event: event))
+    }
 
     @inlinable
     func executeSync(
@@ -89,6 +98,11 @@ enum _NoEffect<T: BaseTransducer>: _RunnableEffect {
 }
 
 extension TransducerEffect: _RunnableEffect {
+    @inlinable
+    static func step(_ state: inout T.State, _ event: T.Event) -> (Self?, T.Output) {
+        T._split(T.update(&state, event: event))
+    }
+
     @inlinable
     func executeSync(
         _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?

@@ -21,7 +21,6 @@ extension BaseTransducer {
         env: E.Env,
         output: Out,
         effectType: E.Type,
-        update: (inout State, Event) -> (E?, Output),
         isolation: isolated (any Actor)?
     ) async throws -> Output
     where Carrier.State == State, Out.Value == Output, E.T == Self {
@@ -36,7 +35,7 @@ extension BaseTransducer {
         // before the next event at the cost of one relaxed atomic load.
         let (result, unprocessed) = await withTaskCancellationHandler {
             await _loop(
-                carrier: carrier, channel: channel, context: context, output: output, update: update,
+                carrier: carrier, channel: channel, context: context, output: output, effectType: effectType,
                 isolation: isolation)
         } onCancel: {
             channel.stop(.taskCancelled)
@@ -63,7 +62,7 @@ extension BaseTransducer {
         channel: _EventChannel<Event>,
         context: _EffectContext<Self, E.Env>,
         output: Out,
-        update: (inout State, Event) -> (E?, Output),
+        effectType: E.Type,
         isolation: isolated (any Actor)?
     ) async -> (Result<Output?, any Error>, Deque<_EventChannel<Event>.Element>)
     where Carrier.State == State, Out.Value == Output, E.T == Self {
@@ -102,7 +101,7 @@ extension BaseTransducer {
                         if isInspecting, let inspector {
                             inspector.record(InspectionRecord<Self>.event(event), of: runID)
                         }
-                        let (effect, out) = carrier.mutate { update(&$0, event) }
+                        let (effect, out) = carrier.mutate { E.step(&$0, event) }
                         if isInspecting, let inspector {
                             inspector.record(InspectionRecord<Self>.state(carrier.state), of: runID)
                             inspector.record(InspectionRecord<Self>.output(out), of: runID)

@@ -94,8 +94,7 @@ extension EffectTransducer {
     ) async throws -> Output {
         return try await _run(
             carrier: _LocalState(initialState), proxy: proxy, env: env, output: output,
-            effectType: TransducerEffect<Self>.self,
-            update: { state, event in _split(update(&state, event: event)) }, isolation: isolated)
+            effectType: TransducerEffect<Self>.self, isolation: isolated)
     }
 
     /// Runs the transducer until its state is terminal, ignoring outputs;
@@ -125,8 +124,7 @@ extension EffectTransducer {
     ) async throws -> Output {
         return try await _run(
             carrier: _HostState(storage), proxy: proxy, env: env, output: output,
-            effectType: TransducerEffect<Self>.self,
-            update: { state, event in _split(update(&state, event: event)) }, isolation: isolated)
+            effectType: TransducerEffect<Self>.self, isolation: isolated)
     }
 }
 

@@ -58,7 +58,7 @@ extension Transducer {
     ) async throws -> Output {
         return try await _run(
             carrier: _LocalState(initialState), proxy: proxy, env: (), output: output, effectType: _NoEffect<Self>.self,
-            update: { state, event in (nil, update(&state, event: event)) }, isolation: isolated)
+            isolation: isolated)
     }
 
     /// Runs the transducer until its state is terminal; see
@@ -88,7 +88,7 @@ extension Transducer {
     ) async throws -> Output {
         return try await _run(
             carrier: _HostState(storage), proxy: proxy, env: (), output: output, effectType: _NoEffect<Self>.self,
-            update: { state, event in (nil, update(&state, event: event)) }, isolation: isolated)
+            isolation: isolated)
     }
 
     /// Runs the transducer against state owned by a host, ignoring outputs;
