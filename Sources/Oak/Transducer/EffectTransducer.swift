@@ -27,6 +27,10 @@
 /// }
 /// ```
 public protocol EffectTransducer: BaseTransducer {
+    /// The state; may be inferred from ``update(_:event:)``.
+    associatedtype State
+    /// The events; may be inferred from ``update(_:event:)``.
+    associatedtype Event
     /// The dependencies effects receive (services, clocks, configuration).
     associatedtype Env = Void
     /// The value each update produces: `Void` (the default) when `update`

@@ -19,6 +19,10 @@
 ///
 /// Run it with a proxy: ``run(initialState:proxy:output:isolated:)``.
 public protocol Transducer: BaseTransducer {
+    /// The state; may be inferred from ``update(_:event:)``.
+    associatedtype State
+    /// The events; may be inferred from ``update(_:event:)``.
+    associatedtype Event
     /// The value each update produces, inferred from the return type of
     /// ``update(_:event:)``: `Void` when it returns nothing.
     associatedtype Output
