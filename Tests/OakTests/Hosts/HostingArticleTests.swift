@@ -246,11 +246,11 @@ struct HostingArticleTests {
         let packageRoot = thisFile.deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let article = packageRoot.appendingPathComponent("Sources/Oak/Oak.docc/HostingATransducer.md")
-        let code = Self.significantLines(of: try String(contentsOf: thisFile, encoding: .utf8))
-        let samples = Self.swiftSamples(in: try String(contentsOf: article, encoding: .utf8))
+        let code = DocumentationSamplesTests.significantLines(of: try String(contentsOf: thisFile, encoding: .utf8))
+        let samples = DocumentationSamplesTests.swiftSamples(in: try String(contentsOf: article, encoding: .utf8))
         #expect(samples.count == 5)
         for sample in samples {
-            let lines = Self.significantLines(of: sample)
+            let lines = DocumentationSamplesTests.significantLines(of: sample)
             guard let first = lines.first else { continue }
             let found = (0...max(0, code.count - lines.count)).contains { start in
                 Array(code[start..<min(code.count, start + lines.count)]) == lines
@@ -310,26 +310,4 @@ struct HostingArticleTests {
         #expect(outcome == "ended: Declined()")
     }
 
-    /// The contents of the ```swift blocks of a Markdown text.
-    static func swiftSamples(in markdown: String) -> [String] {
-        var samples: [String] = []
-        var current: [Substring]?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if current == nil, trimmed == "```swift" {
-                current = []
-            } else if current != nil, trimmed == "```" {
-                samples.append(current?.joined(separator: "\n") ?? "")
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return samples
-    }
-
-    /// The lines of `text` without indentation, blank lines left out.
-    static func significantLines(of text: String) -> [String] {
-        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
 }
