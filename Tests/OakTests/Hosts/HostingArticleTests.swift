@@ -309,5 +309,4 @@ struct HostingArticleTests {
         let outcome = await HostingArticle.CheckoutSession.serve(requests: [.add, .pay]) { _ in throw Declined() }
         #expect(outcome == "ended: Declined()")
     }
-
 }
