@@ -1,6 +1,9 @@
 // swift-format-ignore-file
 // The transducers of the Oak README, copied unchanged: they must compile
-// against our module exactly as written there.
+// against our module exactly as written there. The README also uses
+// `MyTransducer` and `CounterTransducer` without defining them; they are
+// defined at the end as its snippets need them. This one file serves the
+// tests and, through symbolic links, Tools/SwiftUICheck's snippet targets.
 import Oak
 
 // Simple, non-terminating counter state machine with
@@ -183,4 +186,36 @@ enum CoreConceptsTransducer: EffectTransducer {
 
 @globalActor actor MyGlobalActor {
     static let shared = MyGlobalActor()
+}
+
+// Used by the "Completion Callbacks" snippet: `MyTransducer.State()`.
+enum MyTransducer: Transducer {
+    struct State: Terminable {
+        var steps = 0
+        var isTerminal: Bool { steps >= 3 }
+    }
+    enum Event { case step }
+    typealias Output = Int
+    static func update(_ state: inout State, event: Event) -> Int {
+        state.steps += 1
+        return state.steps
+    }
+}
+
+// Used by the "Direct Usage in SwiftUI" snippet of ObservableTransducer:
+// `CounterTransducer.State()` with `count`, `CounterTransducer.Env()`, and
+// the events `.increment` and `.decrement`.
+enum CounterTransducer: EffectTransducer {
+    struct State: NonTerminal {
+        var count = 0
+    }
+    struct Env: Sendable {}
+    enum Event { case increment, decrement }
+    static func update(_ state: inout State, event: Event) -> Self.Effect? {
+        switch event {
+        case .increment: state.count += 1
+        case .decrement: state.count -= 1
+        }
+        return nil
+    }
 }

@@ -7,25 +7,6 @@ import Observation
 import Glibc
 #endif
 
-/// The README's `CounterTransducer` (used, not defined, by its
-/// ObservableTransducer example): an effect transducer with `State()` having
-/// a `count`, `Env()`, and the events `.increment` and `.decrement`.
-enum CounterTransducer: EffectTransducer {
-    struct State: NonTerminal {
-        var count = 0
-    }
-    struct Env: Sendable {}
-    enum Event { case increment, decrement }
-
-    static func update(_ state: inout State, event: Event) -> Self.Effect? {
-        switch event {
-        case .increment: state.count += 1
-        case .decrement: state.count -= 1
-        }
-        return nil
-    }
-}
-
 /// The error a failing operation of ``HostProbe`` throws.
 struct HostBoom: Error, Equatable {}
 

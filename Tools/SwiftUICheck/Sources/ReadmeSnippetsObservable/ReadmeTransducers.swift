@@ -1,1 +1,1 @@
-../../Shared/ReadmeTransducers.swift
+../../../../Tests/OakTests/Support/ReadmeTransducers.swift
