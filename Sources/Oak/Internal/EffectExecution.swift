@@ -132,16 +132,13 @@ extension TransducerEffect: _RunnableEffect {
             if context.isInspecting { context.recordActionStarted() }
             return .many(events)
         case .isolatedActions(let action):
-            let info = context.nextInfo(id: nil, kind: .action)
-            context.inspector?.record(InspectionRecord<T>.effectStarted(info), of: context.runID)
+            if context.isInspecting { context.recordActionStarted() }
             return .many(try action(context.env, isolation))
         case .isolatedAsyncAction(let action):
-            let info = context.nextInfo(id: nil, kind: .action)
-            context.inspector?.record(InspectionRecord<T>.effectStarted(info), of: context.runID)
+            if context.isInspecting { context.recordActionStarted() }
             return .one(try await action(context.env, isolation))
         case .asyncAction(let action):
-            let info = context.nextInfo(id: nil, kind: .action)
-            context.inspector?.record(InspectionRecord<T>.effectStarted(info), of: context.runID)
+            if context.isInspecting { context.recordActionStarted() }
             return .many(try await action(context.env, isolation))
         case .operation(let operation):
             start(operation, &context, isolation: isolation)
@@ -168,8 +165,7 @@ extension TransducerEffect: _RunnableEffect {
     /// Starts an operation's task, cancelling the running one with the same id.
     func start(_ operation: Operation, _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?) {
         let info = context.nextInfo(id: operation.id, kind: .operation)
-        let (replaced, _) = context.channel.reserve(info.sequenceNumber, id: operation.id)
-        replaced?.cancel()
+        context.channel.reserve(info.sequenceNumber, id: operation.id)?.cancel()
         let hooks = _OperationHooks<T>(
             channel: context.channel, info: info, inspector: context.inspector, runID: context.runID)
         context.inspector?.record(InspectionRecord<T>.effectStarted(info), of: context.runID)

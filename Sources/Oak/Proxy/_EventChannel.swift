@@ -273,12 +273,11 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// Registers operation `number` before its task exists; returns the task
     /// of the running operation with the same `id`, which the caller cancels.
     @usableFromInline
-    func reserve(_ number: UInt64, id: EffectID?) -> (replaced: Task<Void, Never>?, replacedNumber: UInt64?) {
+    func reserve(_ number: UInt64, id: EffectID?) -> Task<Void, Never>? {
         state.withLock { state in
             state.tasks[number] = .some(nil)
-            guard let id else { return (nil, nil) }
-            let previous = state.ids.updateValue(number, forKey: id)
-            return (previous.flatMap { state.tasks[$0] ?? nil }, previous)
+            guard let id else { return nil }
+            return state.ids.updateValue(number, forKey: id).flatMap { state.tasks[$0] ?? nil }
         }
     }
 
