@@ -70,17 +70,6 @@ struct DocumentationSamplesTests {
     }
 }
 
-/// A thread-safe list, for what environments and callbacks record.
-final class DocLog<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
-
-    func append(_ value: Value) {
-        storage.withLock { $0.append(value) }
-    }
-
-    var values: [Value] { storage.withLock { $0 } }
-}
-
 // MARK: - GettingStarted.md
 
 enum DocGettingStarted {
@@ -224,7 +213,7 @@ enum DocGettingStarted {
         }
 
         @Test func greeterOutputsEveryStep() async throws {
-            let outputs = DocLog<String>()
+            let outputs = Recorder<String>()
             let env = Greeter.Env(loadName: { _ in "Ada" })
             let proxy = Greeter.Proxy(initialEvent: .start(userID: 1))
 
@@ -568,7 +557,7 @@ enum DocEffects {
         }
 
         @Test func searchDebouncesOnTheEnvironmentsClock() async throws {
-            let completed = DocLog<String>()
+            let completed = Recorder<String>()
             let env = Search.Env(
                 clock: ImmediateClock(),
                 search: { query in
@@ -602,7 +591,7 @@ enum DocEffects {
         }
 
         @Test func clearingCancelsTheWaitingSearch() async throws {
-            let started = DocLog<String>()
+            let started = Recorder<String>()
             let env = Search.Env(
                 clock: TestClock(),  // never advanced: every search keeps waiting
                 search: { query in
@@ -659,7 +648,7 @@ enum DocEffects {
         }
 
         @Test func aSequenceRunsItsOperationsOneAfterAnother() async throws {
-            let steps = DocLog<String>()
+            let steps = Recorder<String>()
             let env = Backup.Env(
                 save: { steps.append("save") },
                 upload: { steps.append("upload") }
@@ -670,7 +659,7 @@ enum DocEffects {
         }
 
         @Test func cancellingASequenceStopsItsRemainingSteps() async throws {
-            let steps = DocLog<String>()
+            let steps = Recorder<String>()
             let env = Backup.Env(
                 save: {
                     steps.append("save")
@@ -836,7 +825,7 @@ enum DocTermination {
         }
 
         @Test func operationsEndBeforeACancelledRunThrows() async throws {
-            let log = DocLog<String>()
+            let log = Recorder<String>()
             let env = Upload.Env(
                 upload: {
                     do {
@@ -863,7 +852,7 @@ enum DocTermination {
         }
 
         @Test func cancellingTheTask() async throws {
-            let log = DocLog<String>()
+            let log = Recorder<String>()
             let env = Upload.Env(
                 upload: {
                     do {

@@ -273,7 +273,7 @@ struct HostingArticleTests {
     }
 
     @Test func terminalCounterRunsToQuit() async throws {
-        let screen = HostRecorder<Int>()
+        let screen = Recorder<Int>()
         let result = await HostingArticle.CounterTerminal.session(lines: ["+", "+", "x", "-", "q", "+"]) { state in
             screen.append(state.count)
         }
@@ -287,8 +287,8 @@ struct HostingArticleTests {
     }
 
     @Test func terminalProgramPrintsWhatTheArticleSays() async {
-        let input = HostLocked(["+", "+", "-", "q"])
-        let printed = HostRecorder<String>()
+        let input = Locked(["+", "+", "-", "q"])
+        let printed = Recorder<String>()
         await HostingArticle.main(
             readLine: { input.withLock { $0.isEmpty ? nil : $0.removeFirst() } },
             print: { printed.append("\($0)") })
@@ -296,7 +296,7 @@ struct HostingArticleTests {
     }
 
     @Test func checkoutSessionIsPaid() async {
-        let charged = HostRecorder<Int>()
+        let charged = Recorder<Int>()
         let outcome = await HostingArticle.CheckoutSession.serve(requests: [.add, .add, .pay]) { items in
             charged.append(items)
         }

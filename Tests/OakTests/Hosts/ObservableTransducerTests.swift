@@ -229,7 +229,7 @@ struct ObservableTransducerHostTests {
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test func pureTransducerDeliversOutputsOnTheMainActor() async throws {
-        let outputs = HostRecorder<Int>()
+        let outputs = Recorder<Int>()
         let completions = CompletionLog<Int>()
         let host = ObservableTransducer(
             of: HostTally.self, initialState: HostTally.State(),

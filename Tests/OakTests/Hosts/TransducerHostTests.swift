@@ -4,7 +4,7 @@ import Testing
 
 /// A storage that reports every state the run writes.
 final class RecordingStorage<Value: Sendable>: Storage {
-    let written = HostRecorder<Value>()
+    let written = Recorder<Value>()
     let writes = HostSignal()
 
     var value: Value {
@@ -61,7 +61,7 @@ struct TransducerHostTests {
 
     @Test func outputsAreDeliveredToTheSubject() async throws {
         let session = TallySession()
-        let outputs = HostRecorder<Int>()
+        let outputs = Recorder<Int>()
         try session.send(.add(1))
         try session.send(.add(1))
         try session.send(.stop)
@@ -173,7 +173,7 @@ struct TransducerHostTests {
 
 /// Records the calls of a completion callback made on an actor.
 final class CompletionBox: Sendable {
-    private let results = HostRecorder<Result<Int, any Error>>()
+    private let results = Recorder<Result<Int, any Error>>()
 
     func record(_ result: Result<Int, any Error>) {
         results.append(result)

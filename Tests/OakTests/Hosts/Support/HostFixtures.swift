@@ -89,7 +89,7 @@ enum HostProbe: EffectTransducer {
 
 /// Suspends until the current task is cancelled.
 func waitUntilCancelled() async {
-    let waiter = HostLocked<(isCancelled: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+    let waiter = Locked<(isCancelled: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
     await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
             let isCancelled = waiter.withLock { state in
@@ -144,7 +144,7 @@ enum HostLockstep: Transducer {
 final class EffectLog: Sendable {
     enum Entry: Equatable, Sendable { case started, cancelled }
 
-    private let entries = HostLocked<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
     private let started = HostSignal()
 
     func record(_ entry: Entry) {
@@ -160,35 +160,6 @@ final class EffectLog: Sendable {
     }
 }
 
-/// A value guarded by an `NSLock` (ThreadSanitizer on Linux does not see
-/// `Synchronization.Mutex`).
-final class HostLocked<Value>: @unchecked Sendable {
-    // Safety: `value` is only touched inside `withLock`, under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
-
-/// A thread-safe list of values, for what callbacks and storages see.
-final class HostRecorder<Value: Sendable>: Sendable {
-    private let storage = HostLocked<[Value]>([])
-
-    func append(_ value: Value) {
-        storage.withLock { $0.append(value) }
-    }
-
-    var values: [Value] { storage.withLock { $0 } }
-}
-
 /// Counts how often it fired and lets tasks wait until it fired often enough.
 final class HostSignal: Sendable {
     private struct State {
@@ -196,7 +167,7 @@ final class HostSignal: Sendable {
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = HostLocked(State())
+    private let state = Locked(State())
 
     var count: Int { state.withLock { $0.count } }
 
@@ -239,7 +210,7 @@ final class LifetimeToken: Sendable {
 
 /// How many ``LifetimeToken``s made with it are alive.
 final class LifetimeCounter: Sendable {
-    let alive = HostLocked(0)
+    let alive = Locked(0)
     var count: Int { alive.withLock { $0 } }
 }
 
