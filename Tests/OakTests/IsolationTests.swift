@@ -144,6 +144,77 @@ struct IsolationTests {
         }
     }
 
+    @Test("2.5 an operation with no isolation of its own runs off the main actor when run is on the main actor")
+    @MainActor
+    func nonisolatedOperationLeavesTheMainActor() async throws {
+        let trace = Trace()
+        let probe = MainQueueProbe()
+        let state = Scripted.State(trace: trace) { event in
+            guard event == "start" else { return nil }
+            // Synchronous up to its send: were it started on the run's thread,
+            // it would run on the main actor.
+            return Effect(id: "work") { _, input in
+                trace.append(probe.isOnMainActor ? "op on main" : "op off main")
+                try input.send("end")
+            }
+        }
+
+        _ = try await Scripted.run(initialState: state, proxy: Scripted.Proxy(initialEvent: "start"), output: trace.output)
+
+        #expect(trace.entries.contains("op off main"), "\(trace.entries)")
+    }
+
+    @Test("2.5 an operation on the run's own isolation starts at once and runs until it first suspends")
+    func operationOnTheRunsIsolationStartsAtOnce() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else { return }
+        let trace = Trace()
+        let host = QueueActor()
+        let state = Scripted.State(trace: trace) { event in
+            switch event {
+            case "start":
+                return .combine(
+                    Effect(isolatedOperation: { _, input, _ in
+                        trace.append("isolated op")
+                        try input.send("end")
+                    }),
+                    Effect { _, _ in "from-action" })
+            default:
+                return nil
+            }
+        }
+        // "queued" waits in the buffer while "start" is processed: the
+        // operation's first part runs before it; the event it sends comes after.
+        let proxy = Scripted.Proxy(initialEvent: "start")
+        try proxy.send("queued")
+
+        _ = await withinDeadline("run on the actor") {
+            try? await host.run(state, proxy: proxy, onOutput: { _ in })
+        }
+
+        #expect(
+            trace.entries.filter { !$0.hasPrefix("output") }
+                == ["update:start", "isolated op", "update:from-action", "update:queued", "update:end"])
+    }
+
+    @Test("2.5 with run on no actor, an operation on no actor starts at once too")
+    func nonisolatedOperationOfANonisolatedRunStartsAtOnce() async throws {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else { return }
+        let trace = Trace()
+        let state = Scripted.State(trace: trace) { event in
+            guard event == "start" else { return nil }
+            return Effect(id: "op") { _, input in
+                trace.append("op")
+                try input.send("end")
+            }
+        }
+        let proxy = Scripted.Proxy(initialEvent: "start")
+        try proxy.send("queued")
+
+        _ = try await Scripted.run(initialState: state, proxy: proxy)
+
+        #expect(trace.entries == ["update:start", "op", "update:queued", "update:end"])
+    }
+
     @Test("2.1 update is called serially, never concurrently, with events arriving from many tasks")
     func updateIsSerial() async throws {
         let trace = Trace()

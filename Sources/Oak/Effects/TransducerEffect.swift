@@ -117,6 +117,7 @@ public struct TransducerEffect<T: EffectTransducer> {
 
         }
 
+        @inlinable
         init(id: EffectID?, body: Body) where Env: Sendable {
             self.id = id
             self.body = body
@@ -166,18 +167,21 @@ extension TransducerEffect {
     /// ```swift
     /// Effect(action: { @MainActor env in .delegate(env.makeDelegate()) })
     /// ```
+    @inlinable
     public init(action: @Sendable @escaping @isolated(any) (Env) async throws -> sending Event) where Env: Sendable {
         self.init(kind: .asyncAction({ env, _ in [try await action(env)] }))
     }
 
     /// An action that runs on a global actor or any isolation of its own and
     /// returns several events, processed in order and depth first.
+    @inlinable
     public init(action: @Sendable @escaping @isolated(any) (Env) async throws -> sending [Event]) where Env: Sendable {
         self.init(kind: .asyncAction({ env, _ in try await action(env) }))
     }
 
     /// An action that runs synchronously on the isolation of `run`, which it
     /// receives as its second argument, and returns the next event.
+    @inlinable
     @_disfavoredOverload
     public init(isolatedAction action: @escaping (Env, isolated (any Actor)?) throws -> Event) {
         self.init(kind: .isolatedAction(action))
@@ -185,6 +189,7 @@ extension TransducerEffect {
 
     /// An action that runs synchronously on the isolation of `run` and returns
     /// several events, processed in order and depth first.
+    @inlinable
     @_disfavoredOverload
     public init(isolatedAction action: @escaping (Env, isolated (any Actor)?) throws -> [Event]) {
         self.init(kind: .isolatedActions(action))
@@ -192,6 +197,7 @@ extension TransducerEffect {
 
     /// An async action on the isolation of `run`; the run waits for it and
     /// processes the returned event next.
+    @inlinable
     @_disfavoredOverload
     public init(isolatedAction action: @escaping (Env, isolated (any Actor)?) async throws -> Event) {
         self.init(kind: .isolatedAsyncAction(action))
@@ -221,6 +227,7 @@ extension TransducerEffect where Env: Sendable {
     ///     the end of the run.
     ///   - operation: The work. Throwing `CancellationError` (or any error
     ///     once cancelled) ends it quietly; any other error fails the run.
+    @inlinable
     public init(
         id: (some Hashable & Sendable)? = Optional<String>.none,
         operation: @Sendable @escaping @isolated(any) (Env, Input) async throws -> Void
@@ -239,6 +246,7 @@ extension TransducerEffect where Env: Sendable {
     ///     try input.send(.ready)
     /// })
     /// ```
+    @inlinable
     public init(
         id: (some Hashable & Sendable)? = Optional<String>.none,
         isolatedOperation operation: @Sendable @escaping (Env, Input, isolated (any Actor)?) async throws -> Void
@@ -252,6 +260,7 @@ extension TransducerEffect where Env: Sendable {
     /// Cancelling it during the wait means its body never runs.
     ///
     /// Pass a test clock to control time in tests.
+    @inlinable
     public init<C: Clock>(
         id: (some Hashable & Sendable)? = Optional<String>.none,
         operation: @Sendable @escaping @isolated(any) (Env, Input) async throws -> Void,
@@ -272,6 +281,7 @@ extension TransducerEffect where Env: Sendable {
 
     /// An isolated operation that waits `duration` on `clock` before it runs.
     /// Cancelling it during the wait means its body never runs.
+    @inlinable
     public init<C: Clock>(
         id: (some Hashable & Sendable)? = Optional<String>.none,
         isolatedOperation operation: @Sendable @escaping (Env, Input, isolated (any Actor)?) async throws -> Void,
@@ -295,6 +305,7 @@ extension TransducerEffect where Env: Sendable {
 
 extension TransducerEffect {
     /// Cancels the running operation with `id`; does nothing when none runs.
+    @inlinable
     public static func cancelTask(_ id: some Hashable & Sendable) -> TransducerEffect {
         TransducerEffect(kind: .cancel(EffectID(id)))
     }
@@ -302,12 +313,14 @@ extension TransducerEffect {
     /// Executes `effects` in order within one computation cycle: actions run
     /// in order and their events are processed in that order (depth first);
     /// operations start in that order and then run in parallel.
+    @inlinable
     public static func combine(_ effects: TransducerEffect...) -> TransducerEffect {
         TransducerEffect(kind: .combined(effects))
     }
 
     /// Executes `effects` in order within one computation cycle; see
     /// ``combine(_:)-(TransducerEffect<T>...)``.
+    @inlinable
     public static func combine(_ effects: [TransducerEffect]) -> TransducerEffect {
         TransducerEffect(kind: .combined(effects))
     }
@@ -322,6 +335,7 @@ extension TransducerEffect where Env: Sendable {
     /// - Parameters:
     ///   - id: Identifies the whole sequence, as for a single operation.
     ///   - effects: The operations to run one after another, in this order.
+    @inlinable
     public static func sequence(
         id: (some Hashable & Sendable)? = Optional<String>.none,
         _ effects: TransducerEffect...
@@ -352,6 +366,7 @@ extension TransducerEffect where Env: Sendable {
 
 extension TransducerEffect.Operation.Body where T.Env: Sendable {
     /// The work as one closure that takes the isolation of `run`.
+    @usableFromInline
     var uniform: @Sendable (T.Env, T.Input, isolated (any Actor)?) async throws -> Void {
         switch self {
         case .isolated(let body): body

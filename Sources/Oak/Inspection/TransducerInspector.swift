@@ -49,6 +49,33 @@ public struct RunID: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// The inspector of one run with the run's id, shared by reference so that
+/// the run's effects and operations carry one pointer, `nil` when no
+/// inspector is installed.
+@usableFromInline
+final class _RunInspection: Sendable {
+    @usableFromInline let inspector: any TransducerInspector
+    @usableFromInline let runID: RunID
+
+    @usableFromInline
+    init(inspector: any TransducerInspector, runID: RunID) {
+        self.inspector = inspector
+        self.runID = runID
+    }
+
+    /// The inspection of a run starting now, if an inspector is installed.
+    @usableFromInline
+    static func current() -> _RunInspection? {
+        TransducerInspection.inspector.map { _RunInspection(inspector: $0, runID: .next()) }
+    }
+
+    /// Hands `record` to the inspector.
+    @inlinable
+    func record<T: BaseTransducer>(_ record: InspectionRecord<T>) {
+        inspector.record(record, of: runID)
+    }
+}
+
 /// Where the inspector for new runs is installed: a task-local value, so
 /// that it applies to the runs started in a scope (and by hosts created in
 /// it), and to nothing else.

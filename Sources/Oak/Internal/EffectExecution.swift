@@ -14,37 +14,34 @@ struct _EffectContext<T: BaseTransducer, Env> {
     @usableFromInline let env: Env
     @usableFromInline let input: T.Input
     @usableFromInline let channel: _EventChannel<T.Event>
-    @usableFromInline let inspector: (any TransducerInspector)?
-    @usableFromInline let runID: RunID
+    @usableFromInline let inspection: _RunInspection?
     /// Numbers effects in the order they start.
     @usableFromInline var effectCount: UInt64 = 0
 
     @usableFromInline
-    init(env: Env, input: T.Input, channel: _EventChannel<T.Event>, inspector: (any TransducerInspector)?, runID: RunID)
-    {
+    init(env: Env, input: T.Input, channel: _EventChannel<T.Event>, inspection: _RunInspection?) {
         self.env = env
         self.input = input
         self.channel = channel
-        self.inspector = inspector
-        self.isInspecting = inspector != nil
-        self.runID = runID
+        self.inspection = inspection
     }
 
     /// Whether an inspector is installed; tested before building any record
-    /// so that the hot path pays one branch and no existential copy.
-    @usableFromInline let isInspecting: Bool
+    /// so that the hot path pays one branch.
+    @inlinable
+    var isInspecting: Bool { inspection != nil }
 
     /// Records that the action started last has thrown `error`.
     @usableFromInline
     func recordActionFailed(_ error: any Error) {
         let info = EffectInfo(sequenceNumber: effectCount, id: nil, kind: .action)
-        inspector?.record(InspectionRecord<T>.effectFailed(info, error), of: runID)
+        inspection?.record(InspectionRecord<T>.effectFailed(info, error))
     }
 
     @usableFromInline
     mutating func recordActionStarted() {
         let info = nextInfo(id: nil, kind: .action)
-        inspector?.record(InspectionRecord<T>.effectStarted(info), of: runID)
+        inspection?.record(InspectionRecord<T>.effectStarted(info))
     }
 
     @inlinable
@@ -121,11 +118,14 @@ extension TransducerEffect: _RunnableEffect {
         }
     }
 
-    @usableFromInline
+    @inlinable
     func executeAsync(
         _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
     ) async throws -> _Outcome<T.Event> {
-        switch kind {
+        guard case .boxed(let box) = storage else {
+            return try executeSync(&context, isolation: isolation)
+        }
+        switch box.kind {
         case .event, .action, .isolatedAction:
             return try executeSync(&context, isolation: isolation)
         case .events(let events):
@@ -144,10 +144,7 @@ extension TransducerEffect: _RunnableEffect {
             start(operation, &context, isolation: isolation)
             return .none
         case .cancel(let id):
-            if let (task, number) = context.channel.taskToCancel(id: id) {
-                task.cancel()
-                logger.trace("Cancelled operation by id.", metadata: ["id": "\(id)", "effect": "\(number)"])
-            }
+            context.channel.cancelOperation(id: id)
             return .none
         case .combined(let effects):
             var events: [T.Event] = []
@@ -163,29 +160,53 @@ extension TransducerEffect: _RunnableEffect {
     }
 
     /// Starts an operation's task, cancelling the running one with the same id.
+    ///
+    /// An operation whose isolation is the run's own (an isolated operation,
+    /// or an operation on the run's actor, or a nonisolated one when the run
+    /// is nonisolated) starts at once, on the run's thread, and runs until its
+    /// first suspension before the run goes on (`Task.immediate`): the
+    /// executor could not have run it in parallel with the loop anyway, and
+    /// the hop saved is most of the cost of a short operation. Any other
+    /// operation starts in a new task on its own isolation.
+    @inlinable
     func start(_ operation: Operation, _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?) {
         let info = context.nextInfo(id: operation.id, kind: .operation)
         context.channel.reserve(info.sequenceNumber, id: operation.id)?.cancel()
         let hooks = _OperationHooks<T>(
-            channel: context.channel, info: info, inspector: context.inspector, runID: context.runID)
-        context.inspector?.record(InspectionRecord<T>.effectStarted(info), of: context.runID)
+            channel: context.channel, info: info, inspection: context.inspection)
+        context.inspection?.record(InspectionRecord<T>.effectStarted(info))
         // Safety: an Operation can only be created where Env is Sendable.
         let env = _AssumedSendable(context.env)
         let input = context.input
         let task: Task<Void, Never>
         switch operation.body {
         case .isolated(let body):
-            task = Task {
+            task = _makeTask(immediately: true) {
                 _ = isolation
                 await hooks.run(body, env: env.value, input: input, isolation: isolation)
             }
         case .own(let body):
-            task = Task {
+            task = _makeTask(immediately: body.isolation === isolation) {
                 await hooks.run(body, env: env, input: input)
             }
         }
         context.channel.activate(info.sequenceNumber, task: task)
     }
+}
+
+/// Creates the task of an operation: with `Task.immediate` when
+/// `immediately` and the platform has it (Swift 6.2 runtime), else with
+/// `Task.init`.
+@inlinable
+func _makeTask(
+    immediately: Bool, _ operation: sending @escaping @isolated(any) () async -> Void
+) -> Task<Void, Never> {
+    #if compiler(>=6.2)
+    if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+        return Task.immediate(operation: operation)
+    }
+    #endif
+    return Task(operation: operation)
 }
 
 /// Carries a value whose type is `Sendable` where it was created but not

@@ -9,17 +9,15 @@ var logger: Logger { Logger(label: "oak") }
 /// failures and deregister), and inspection.
 @usableFromInline
 struct _OperationHooks<T: BaseTransducer>: Sendable {
-    let channel: _EventChannel<T.Event>
-    let info: EffectInfo
-    let inspector: (any TransducerInspector)?
-    let runID: RunID
+    @usableFromInline let channel: _EventChannel<T.Event>
+    @usableFromInline let info: EffectInfo
+    @usableFromInline let inspection: _RunInspection?
 
     @usableFromInline
-    init(channel: _EventChannel<T.Event>, info: EffectInfo, inspector: (any TransducerInspector)?, runID: RunID) {
+    init(channel: _EventChannel<T.Event>, info: EffectInfo, inspection: _RunInspection?) {
         self.channel = channel
         self.info = info
-        self.inspector = inspector
-        self.runID = runID
+        self.inspection = inspection
     }
 
     /// Runs an operation body to its end and reports how it ended.
@@ -27,6 +25,7 @@ struct _OperationHooks<T: BaseTransducer>: Sendable {
     /// `CancellationError`, or any error thrown once the operation was
     /// cancelled or its run is ending (input closed: terminal state, stop
     /// request), ends it quietly; any other error fails the run (contract 3.4).
+    @inlinable
     func run<Env, Input>(
         _ body: @Sendable (Env, Input, isolated (any Actor)?) async throws -> Void,
         env: Env,
@@ -35,13 +34,14 @@ struct _OperationHooks<T: BaseTransducer>: Sendable {
     ) async {
         do {
             try await body(env, input, isolation)
-            ended(nil)
+            finished()
         } catch {
             ended(error)
         }
     }
 
     /// Runs an operation body that has an isolation of its own.
+    @inlinable
     func run<Env, Input: Sendable>(
         _ body: @Sendable @isolated(any) (Env, Input) async throws -> Void,
         env: _AssumedSendable<Env>,
@@ -51,27 +51,33 @@ struct _OperationHooks<T: BaseTransducer>: Sendable {
         nonisolated(unsafe) let env = env.value
         do {
             try await body(env, input)
-            ended(nil)
+            finished()
         } catch {
             ended(error)
         }
     }
 
-    /// Reports how an operation ended and deregisters it.
-    private func ended(_ error: (any Error)?) {
+    /// Reports that an operation returned and deregisters it.
+    @inlinable
+    func finished() {
+        inspection?.record(InspectionRecord<T>.effectFinished(info))
+        channel.complete(info.sequenceNumber, id: info.id)
+    }
+
+    /// Reports how an operation that threw ended and deregisters it.
+    @usableFromInline
+    func ended(_ error: any Error) {
         switch error {
-        case nil:
-            inspector?.record(InspectionRecord<T>.effectFinished(info), of: runID)
         case is CancellationError:
-            inspector?.record(InspectionRecord<T>.effectCancelled(info), of: runID)
-        case let error?:
+            inspection?.record(InspectionRecord<T>.effectCancelled(info))
+        default:
             if Task.isCancelled || channel.isClosed {
                 logger.debug(
                     "Operation ended with an error after cancellation; not a failure.",
                     metadata: ["effect": "\(info)", "error": "\(error)"])
-                inspector?.record(InspectionRecord<T>.effectCancelled(info), of: runID)
+                inspection?.record(InspectionRecord<T>.effectCancelled(info))
             } else {
-                inspector?.record(InspectionRecord<T>.effectFailed(info, error), of: runID)
+                inspection?.record(InspectionRecord<T>.effectFailed(info, error))
                 channel.stop(.failed(error))
             }
         }

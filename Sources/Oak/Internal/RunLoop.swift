@@ -26,10 +26,9 @@ extension BaseTransducer {
     where Carrier.State == State, Out.Value == Output, E.T == Self {
         let channel = proxy._channel
         try channel.attach()
-        let inspector = TransducerInspection.inspector
-        let runID = inspector == nil ? RunID(rawValue: 0) : RunID.next()
+        let inspection = _RunInspection.current()
         let context = _EffectContext<Self, E.Env>(
-            env: env, input: proxy.input, channel: channel, inspector: inspector, runID: runID)
+            env: env, input: proxy.input, channel: channel, inspection: inspection)
 
         // Task cancellation becomes a stop request, which the loop notices
         // before the next event at the cost of one relaxed atomic load.
@@ -42,12 +41,12 @@ extension BaseTransducer {
         }
         switch result {
         case .success(let lastOutput):
-            await finish(channel, taken: unprocessed, error: nil, inspector: inspector, runID: runID)
+            await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
             if let lastOutput { return lastOutput }
             if let none = () as? Output { return none }
             throw TransducerError.noOutputProduced
         case .failure(let error):
-            await finish(channel, taken: unprocessed, error: error, inspector: inspector, runID: runID)
+            await finish(channel, taken: unprocessed, error: error, inspection: inspection)
             throw error
         }
     }
@@ -68,9 +67,7 @@ extension BaseTransducer {
     where Carrier.State == State, Out.Value == Output, E.T == Self {
         var carrier = carrier
         var context = context
-        let isInspecting = context.isInspecting
-        let inspector = context.inspector
-        let runID = context.runID
+        let inspection = context.inspection
         var lastOutput: Output?
         var pendingAck: _EventChannel<Event>.Ack?
         var batch = Deque<_EventChannel<Event>.Element>()
@@ -98,13 +95,13 @@ extension BaseTransducer {
                     var next: Event? = element.event
                     while let event = next {
                         next = nil
-                        if isInspecting, let inspector {
-                            inspector.record(InspectionRecord<Self>.event(event), of: runID)
+                        if let inspection {
+                            inspection.record(InspectionRecord<Self>.event(event))
                         }
                         let (effect, out) = carrier.mutate { E.step(&$0, event) }
-                        if isInspecting, let inspector {
-                            inspector.record(InspectionRecord<Self>.state(carrier.state), of: runID)
-                            inspector.record(InspectionRecord<Self>.output(out), of: runID)
+                        if let inspection {
+                            inspection.record(InspectionRecord<Self>.state(carrier.state))
+                            inspection.record(InspectionRecord<Self>.output(out))
                         }
                         if try !output._sendSynchronously(out) {
                             try await output.send(out, isolated: isolation)
@@ -127,7 +124,7 @@ extension BaseTransducer {
                                     outcome = try await effect.executeAsync(&context, isolation: isolation)
                                 }
                             } catch {
-                                if isInspecting { context.recordActionFailed(error) }
+                                if inspection != nil { context.recordActionFailed(error) }
                                 throw error
                             }
                             switch outcome {
@@ -182,8 +179,7 @@ extension BaseTransducer {
         _ channel: _EventChannel<Event>,
         taken: Deque<_EventChannel<Event>.Element>,
         error: (any Error)?,
-        inspector: (any TransducerInspector)?,
-        runID: RunID,
+        inspection: _RunInspection?,
         isolation: isolated (any Actor)? = #isolation
     ) async {
         let (tasks, unprocessed) = channel.finish(taken: taken)
@@ -200,6 +196,6 @@ extension BaseTransducer {
                     "reason": "\(error.map { "\($0)" } ?? "terminal state")",
                 ])
         }
-        inspector?.record(InspectionRecord<Self>.ended(error), of: runID)
+        inspection?.record(InspectionRecord<Self>.ended(error))
     }
 }

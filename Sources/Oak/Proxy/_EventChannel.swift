@@ -1,5 +1,6 @@
 import Atomics
 import DequeModule
+import Logging
 
 /// The state shared by a proxy, its inputs, the run loop and the operation
 /// tasks of one run: the bounded FIFO event buffer, the end-of-run request,
@@ -272,7 +273,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
 
     /// Registers operation `number` before its task exists; returns the task
     /// of the running operation with the same `id`, which the caller cancels.
-    @usableFromInline
+    @inlinable
     func reserve(_ number: UInt64, id: EffectID?) -> Task<Void, Never>? {
         state.withLock { state in
             state.tasks[number] = .some(nil)
@@ -282,7 +283,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     }
 
     /// Stores the task of operation `number`, unless it already completed.
-    @usableFromInline
+    @inlinable
     func activate(_ number: UInt64, task: Task<Void, Never>) {
         state.withLock { state in
             if state.tasks[number] != nil { state.tasks[number] = task }
@@ -290,7 +291,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     }
 
     /// Removes operation `number` once its task has completed.
-    @usableFromInline
+    @inlinable
     func complete(_ number: UInt64, id: EffectID?) {
         state.withLock { state in
             state.tasks[number] = nil
@@ -298,17 +299,20 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         }
     }
 
-    /// Forgets the id of the running operation with `id` and returns its task
-    /// to cancel; the task stays registered until it completes, so that the
-    /// end of the run still awaits it.
+    /// Cancels the running operation with `id`, if any (`.cancelTask(id)`).
+    /// Its id is forgotten at once; its task stays registered until it
+    /// completes, so that the end of the run still awaits it.
     @usableFromInline
-    func taskToCancel(id: EffectID) -> (task: Task<Void, Never>, number: UInt64)? {
-        state.withLock { state in
+    func cancelOperation(id: EffectID) {
+        let found = state.withLock { state -> (task: Task<Void, Never>, number: UInt64)? in
             guard let number = state.ids.removeValue(forKey: id),
                 let task = state.tasks[number] ?? nil
             else { return nil }
             return (task, number)
         }
+        guard let (task, number) = found else { return }
+        task.cancel()
+        logger.trace("Cancelled operation by id.", metadata: ["id": "\(id)", "effect": "\(number)"])
     }
 
     /// Whether the input is closed (the run is ending or has ended): used by
