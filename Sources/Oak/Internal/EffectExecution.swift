@@ -199,7 +199,7 @@ extension TransducerEffect: _RunnableEffect {
 /// `Task.init`.
 @inlinable
 func _makeTask(
-    immediately: Bool, _ operation: sending @escaping @isolated(any) () async -> Void
+    immediately: Bool, @_inheritActorContext _ operation: sending @escaping @isolated(any) () async -> Void
 ) -> Task<Void, Never> {
     #if compiler(>=6.2)
     if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
