@@ -174,7 +174,7 @@ extension BaseTransducer {
 
     /// Ends a run: closes the input, cancels and awaits every operation,
     /// fails the senders still waiting, and reports the end.
-    @usableFromInline
+    @inlinable
     static func finish(
         _ channel: _EventChannel<Event>,
         taken: Deque<_EventChannel<Event>.Element>,
@@ -183,6 +183,21 @@ extension BaseTransducer {
         isolation: isolated (any Actor)? = #isolation
     ) async {
         let (tasks, unprocessed) = channel.finish(taken: taken)
+        if !tasks.isEmpty || !unprocessed.isEmpty {
+            await endRemaining(tasks: tasks, unprocessed: unprocessed, error: error)
+        }
+        inspection?.record(InspectionRecord<Self>.ended(error))
+    }
+
+    /// Cancels and awaits the operations still running at the end of a run
+    /// and fails the senders of the events it did not process.
+    @usableFromInline
+    static func endRemaining(
+        tasks: [Task<Void, Never>],
+        unprocessed: [_EventChannel<Event>.Element],
+        error: (any Error)?,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
         for element in unprocessed {
@@ -196,6 +211,5 @@ extension BaseTransducer {
                     "reason": "\(error.map { "\($0)" } ?? "terminal state")",
                 ])
         }
-        inspection?.record(InspectionRecord<Self>.ended(error))
     }
 }

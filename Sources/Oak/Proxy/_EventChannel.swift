@@ -189,7 +189,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     // MARK: Run loop
 
     /// Claims the channel for one run.
-    @usableFromInline
+    @inlinable
     func attach() throws(TransducerError) {
         let capacity = self.capacity
         let error = state.withLock { state -> TransducerError? in
@@ -229,7 +229,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// Parks the run loop until an event or a stop request arrives. Task
     /// cancellation arrives as a stop request (`Stop.taskCancelled`), raised
     /// by the cancellation handler that `run` installs.
-    @usableFromInline
+    @inlinable
     func waitForActivity(isolation: isolated (any Actor)? = #isolation) async {
         await withUnsafeContinuation(isolation: isolation) { (waiter: UnsafeContinuation<Void, Never>) in
             let resumeNow = state.withLock { state in
@@ -242,7 +242,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     }
 
     /// Closes the input; later sends throw ``TransducerError/terminated``.
-    @usableFromInline
+    @inlinable
     func close() {
         state.withLock { $0.isClosed = true }
     }
@@ -250,7 +250,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// Ends the run: closes the input and hands back every registered
     /// operation task and every event not processed: those the loop had
     /// `taken` and those still buffered.
-    @usableFromInline
+    @inlinable
     func finish(taken: Deque<Element>) -> (tasks: [Task<Void, Never>], unprocessed: [Element]) {
         state.withLock { state in
             state.isClosed = true
