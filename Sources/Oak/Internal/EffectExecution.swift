@@ -178,35 +178,42 @@ extension TransducerEffect: _RunnableEffect {
         // Safety: an Operation can only be created where Env is Sendable.
         let env = _AssumedSendable(context.env)
         let input = context.input
+        // `Task.immediate` and `Task` are called here, not through a helper, so
+        // that each closure is formed at the type the initialiser takes (a
+        // helper costs a reabstraction thunk, one allocation per operation).
         let task: Task<Void, Never>
         switch operation.body {
         case .isolated(let body):
-            task = _makeTask(immediately: true) {
+            #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+                task = Task.immediate {
+                    _ = isolation
+                    await hooks.run(body, env: env.value, input: input, isolation: isolation)
+                }
+                break
+            }
+            #endif
+            task = Task {
                 _ = isolation
                 await hooks.run(body, env: env.value, input: input, isolation: isolation)
             }
         case .own(let body):
-            task = _makeTask(immediately: body.isolation === isolation) {
+            #if compiler(>=6.2)
+            if body.isolation === isolation,
+                #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+            {
+                task = Task.immediate {
+                    await hooks.run(body, env: env, input: input)
+                }
+                break
+            }
+            #endif
+            task = Task {
                 await hooks.run(body, env: env, input: input)
             }
         }
         context.channel.activate(info.sequenceNumber, task: task)
     }
-}
-
-/// Creates the task of an operation: with `Task.immediate` when
-/// `immediately` and the platform has it (Swift 6.2 runtime), else with
-/// `Task.init`.
-@inlinable
-func _makeTask(
-    immediately: Bool, @_inheritActorContext _ operation: sending @escaping @isolated(any) () async -> Void
-) -> Task<Void, Never> {
-    #if compiler(>=6.2)
-    if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-        return Task.immediate(operation: operation)
-    }
-    #endif
-    return Task(operation: operation)
 }
 
 /// Carries a value whose type is `Sendable` where it was created but not
