@@ -159,7 +159,8 @@ struct IsolationTests {
             }
         }
 
-        _ = try await Scripted.run(initialState: state, proxy: Scripted.Proxy(initialEvent: "start"), output: trace.output)
+        let proxy = Scripted.Proxy(initialEvent: "start")
+        _ = try await Scripted.run(initialState: state, proxy: proxy, output: trace.output)
 
         #expect(trace.entries.contains("op off main"), "\(trace.entries)")
     }
