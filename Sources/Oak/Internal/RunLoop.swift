@@ -124,7 +124,7 @@ extension BaseTransducer {
                                     outcome = try await effect.executeAsync(&context, isolation: isolation)
                                 }
                             } catch {
-                                if inspection != nil { context.recordActionFailed(error) }
+                                if context.isInspecting { context.recordActionFailed(error) }
                                 throw error
                             }
                             switch outcome {
