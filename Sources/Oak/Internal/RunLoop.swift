@@ -111,12 +111,14 @@ extension BaseTransducer {
                         if carrier.state.isTerminal {
                             // Close first: nothing sent from now on can be processed.
                             channel.close()
-                            if let effect {
+                            if let effect = consume effect {
                                 try await cleanUp(effect, &context, isolation: isolation)
                             }
                             break runLoop
                         }
-                        if let effect {
+                        // `consume`: the effect is moved, not copied, into the
+                        // branch; a copy costs a retain and a release per step.
+                        if let effect = consume effect {
                             var outcome: _Outcome<Event>
                             do {
                                 outcome = try effect.executeSync(&context, isolation: isolation)

@@ -104,8 +104,12 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// wait at any time, exactly as if the loop took them one by one. The
     /// loop changes the count without the lock (one relaxed decrement per
     /// event); senders read it under the lock.
+    ///
+    /// An `UnsafeAtomic` (freed in `deinit`) rather than a `ManagedAtomic`:
+    /// `ManagedAtomic` is an open class whose storage address is a dynamically
+    /// dispatched generic getter, an indirect call on every access.
     @usableFromInline
-    let shared = ManagedAtomic<Int>(0)
+    let shared = UnsafeAtomic<Int>.create(0)
 
     /// The stop-request bit of `shared`.
     @usableFromInline
@@ -122,6 +126,10 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     init(bufferSize: Int) {
         capacity = bufferSize
         state = LockedState(State())
+    }
+
+    deinit {
+        shared.destroy()
     }
 
     // MARK: Senders
