@@ -40,8 +40,10 @@ public struct TransducerEffect<T: EffectTransducer> {
     public typealias Event = T.Event
 
     /// How the effect is stored: the kinds on the hot path (an event, a
-    /// synchronous action) inline, every other kind in a box. Keeping this
-    /// enum to three cases makes an effect cheap to move through the run loop.
+    /// synchronous action, an operation without an id) inline, every other
+    /// kind in a box. No payload is larger than a closure, so an effect stays
+    /// cheap to move through the run loop, and the common effects allocate
+    /// nothing but their closure's context.
     @usableFromInline
     let storage: Storage
 
@@ -49,6 +51,8 @@ public struct TransducerEffect<T: EffectTransducer> {
     enum Storage {
         case event(Event)
         case action((Env, Input) throws -> Event)
+        /// An operation without an `id`.
+        case operation(Operation.Body)
         case boxed(Box)
     }
 
@@ -70,6 +74,7 @@ public struct TransducerEffect<T: EffectTransducer> {
         switch kind {
         case .event(let event): storage = .event(event)
         case .action(let action): storage = .action(action)
+        case .operation(let operation) where operation.id == nil: storage = .operation(operation.body)
         default: storage = .boxed(Box(kind))
         }
     }
@@ -80,6 +85,7 @@ public struct TransducerEffect<T: EffectTransducer> {
         switch storage {
         case .event(let event): .event(event)
         case .action(let action): .action(action)
+        case .operation(let body): .operation(Operation(reassembling: body))
         case .boxed(let box): box.kind
         }
     }
@@ -120,6 +126,15 @@ public struct TransducerEffect<T: EffectTransducer> {
         @inlinable
         init(id: EffectID?, body: Body) where Env: Sendable {
             self.id = id
+            self.body = body
+        }
+
+        /// The operation without an `id` whose body an effect stored inline;
+        /// that body was created by an initialiser that required a `Sendable`
+        /// `Env`.
+        @inlinable
+        init(reassembling body: Body) {
+            self.id = nil
             self.body = body
         }
     }

@@ -62,7 +62,8 @@ protocol _RunnableEffect {
     /// and output. Static, so the run loop's specialisation inlines it.
     static func step(_ state: inout T.State, _ event: T.Event) -> (Self?, T.Output)
 
-    /// Executes the synchronous kinds; returns `.needsAsync` for the others.
+    /// Executes the synchronous kinds (events, actions, starting and
+    /// cancelling operations); returns `.needsAsync` for the others.
     func executeSync(
         _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
     ) throws -> _Outcome<T.Event>
@@ -111,10 +112,23 @@ extension TransducerEffect: _RunnableEffect {
         case .action(let action):
             if context.isInspecting { context.recordActionStarted() }
             return .one(try action(context.env, context.input))
+        case .operation(let body):
+            start(id: nil, body, &context, isolation: isolation)
+            return .none
         case .boxed(let box):
-            guard case .isolatedAction(let action) = box.kind else { return .needsAsync }
-            if context.isInspecting { context.recordActionStarted() }
-            return .one(try action(context.env, isolation))
+            switch box.kind {
+            case .isolatedAction(let action):
+                if context.isInspecting { context.recordActionStarted() }
+                return .one(try action(context.env, isolation))
+            case .operation(let operation):
+                start(id: operation.id, operation.body, &context, isolation: isolation)
+                return .none
+            case .cancel(let id):
+                context.channel.cancelOperation(id: id)
+                return .none
+            default:
+                return .needsAsync
+            }
         }
     }
 
@@ -126,7 +140,7 @@ extension TransducerEffect: _RunnableEffect {
             return try executeSync(&context, isolation: isolation)
         }
         switch box.kind {
-        case .event, .action, .isolatedAction:
+        case .event, .action, .isolatedAction, .operation, .cancel:
             return try executeSync(&context, isolation: isolation)
         case .events(let events):
             if context.isInspecting { context.recordActionStarted() }
@@ -140,12 +154,6 @@ extension TransducerEffect: _RunnableEffect {
         case .asyncAction(let action):
             if context.isInspecting { context.recordActionStarted() }
             return .many(try await action(context.env, isolation))
-        case .operation(let operation):
-            start(operation, &context, isolation: isolation)
-            return .none
-        case .cancel(let id):
-            context.channel.cancelOperation(id: id)
-            return .none
         case .combined(let effects):
             var events: [T.Event] = []
             for effect in effects {
@@ -169,9 +177,12 @@ extension TransducerEffect: _RunnableEffect {
     /// the hop saved is most of the cost of a short operation. Any other
     /// operation starts in a new task on its own isolation.
     @inlinable
-    func start(_ operation: Operation, _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?) {
-        let info = context.nextInfo(id: operation.id, kind: .operation)
-        context.channel.reserve(info.sequenceNumber, id: operation.id)?.cancel()
+    func start(
+        id: EffectID?, _ body: Operation.Body, _ context: inout _EffectContext<T, T.Env>,
+        isolation: isolated (any Actor)?
+    ) {
+        let info = context.nextInfo(id: id, kind: .operation)
+        context.channel.reserve(info.sequenceNumber, id: id)?.cancel()
         let hooks = _OperationHooks<T>(
             channel: context.channel, info: info, inspection: context.inspection)
         context.inspection?.record(InspectionRecord<T>.effectStarted(info))
@@ -182,7 +193,7 @@ extension TransducerEffect: _RunnableEffect {
         // that each closure is formed at the type the initialiser takes (a
         // helper costs a reabstraction thunk, one allocation per operation).
         let task: Task<Void, Never>
-        switch operation.body {
+        switch body {
         case .isolated(let body):
             #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
