@@ -41,9 +41,9 @@ public struct TransducerEffect<T: EffectTransducer> {
 
     /// How the effect is stored: the kinds on the hot path (an event, a
     /// synchronous action, an operation without an id) inline, every other
-    /// kind in a box. No payload is larger than a closure, so an effect stays
-    /// cheap to move through the run loop, and the common effects allocate
-    /// nothing but their closure's context.
+    /// kind in a box. Apart from the event, no payload is larger than a
+    /// closure, so an effect stays cheap to move through the run loop, and
+    /// the common effects allocate nothing but their closure's context.
     @usableFromInline
     let storage: Storage
 
