@@ -38,6 +38,16 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
+        // Written only in Oak's spellings (Oak 0.34's client API), one file
+        // per area: a later change that breaks code written against Oak
+        // fails here. Kept apart from the contract tests.
+        .testTarget(
+            name: "OakCompatibilityTests",
+            dependencies: [
+                "Oak",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

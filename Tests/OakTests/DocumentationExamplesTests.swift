@@ -417,7 +417,7 @@ enum DocEffects {
             switch (state, event) {
             case (.idle, .start):
                 state = .running
-                return .sequence(
+                return .chain(
                     id: "backup",
                     Effect { env, _ in try await env.save() },
                     Effect { env, input in
@@ -1092,10 +1092,10 @@ enum DocConcurrency {
             }
 
             for line in ["alpha", "beta", "gamma"] {
-                try await proxy.send(.line(line))
+                try await proxy.checkedSend(.line(line))
                 // Here the line has been processed and reported.
             }
-            try await proxy.send(.endOfFile)
+            try await proxy.checkedSend(.endOfFile)
             let total = try await run.value  // 3
             #expect(total == 3)
             #expect(await sink.reported == [1, 2, 3, 3])
@@ -1109,10 +1109,10 @@ enum DocConcurrency {
                     initialState: .init(), proxy: proxy, output: Callback { lines in await sink.report(lines) })
             }
             for index in 1...20 {
-                try await proxy.send(.line("\(index)"))
+                try await proxy.checkedSend(.line("\(index)"))
                 #expect(await sink.reported.count == index)
             }
-            try await proxy.send(.endOfFile)
+            try await proxy.checkedSend(.endOfFile)
             #expect(try await run.value == 20)
         }
 

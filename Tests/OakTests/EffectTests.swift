@@ -93,7 +93,7 @@ struct EffectTests {
         let releaseFirst = Gate()
         let state = Scripted.State(trace: trace) { event in
             guard event == "go" else { return nil }
-            return .sequence(
+            return .chain(
                 id: "seq",
                 Effect { _, _ in
                     trace.append("first:started")
@@ -126,7 +126,7 @@ struct EffectTests {
         let release = Gate()
         let state = Scripted.State(trace: trace) { event in
             guard event == "go" else { return nil }
-            return .sequence(
+            return .chain(
                 Effect { _, input in
                     await release.wait()
                     try input.send("end")
@@ -150,7 +150,7 @@ struct EffectTests {
             case "go":
                 // The first operation swallows its cancellation and returns
                 // normally; the sequence must still stop.
-                return .sequence(
+                return .chain(
                     id: "seq",
                     Effect { _, _ in
                         await untilCancelled(

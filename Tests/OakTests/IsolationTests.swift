@@ -61,7 +61,7 @@ struct IsolationTests {
                 return nil
             }
         }
-        let proxy = Scripted.Proxy(initialEvent: "start")
+        let proxy = Scripted.Proxy(bufferSize: 256, initialEvent: "start")
 
         let last = await withinDeadline("run on the actor") {
             try? await host.run(state, proxy: proxy, onOutput: { check("output \($0)") })
@@ -82,7 +82,7 @@ struct IsolationTests {
     func storageIsUsedOnCallingActor() async throws {
         let trace = Trace()
         let host = QueueActor()
-        let proxy = Scripted.Proxy()
+        let proxy = Scripted.Proxy(bufferSize: 256)
         for event in ["a", "b", "end"] { try proxy.send(event) }
 
         let result = await withinDeadline("run with storage on the actor") {
@@ -132,7 +132,7 @@ struct IsolationTests {
                 return nil
             }
         }
-        let proxy = Scripted.Proxy(initialEvent: "start")
+        let proxy = Scripted.Proxy(bufferSize: 256, initialEvent: "start")
 
         let last = try await Scripted.run(initialState: state, proxy: proxy, output: trace.output)
 
@@ -159,7 +159,7 @@ struct IsolationTests {
             }
         }
 
-        let proxy = Scripted.Proxy(initialEvent: "start")
+        let proxy = Scripted.Proxy(bufferSize: 256, initialEvent: "start")
         _ = try await Scripted.run(initialState: state, proxy: proxy, output: trace.output)
 
         #expect(trace.entries.contains("op off main"), "\(trace.entries)")
@@ -185,7 +185,7 @@ struct IsolationTests {
         }
         // "queued" waits in the buffer while "start" is processed: the
         // operation's first part runs before it; the event it sends comes after.
-        let proxy = Scripted.Proxy(initialEvent: "start")
+        let proxy = Scripted.Proxy(bufferSize: 256, initialEvent: "start")
         try proxy.send("queued")
 
         _ = await withinDeadline("run on the actor") {
@@ -208,7 +208,7 @@ struct IsolationTests {
                 try input.send("end")
             }
         }
-        let proxy = Scripted.Proxy(initialEvent: "start")
+        let proxy = Scripted.Proxy(bufferSize: 256, initialEvent: "start")
         try proxy.send("queued")
 
         _ = try await Scripted.run(initialState: state, proxy: proxy)

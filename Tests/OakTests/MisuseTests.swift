@@ -38,9 +38,9 @@ struct MisuseTests {
         #expect(trace.entries == ["update:end"])
     }
 
-    @Test("4.1 the default buffer size is documented as Proxy.defaultBufferSize (256) and is enforced")
+    @Test("4.1 the default buffer size is documented as Proxy.defaultBufferSize (8, as in Oak) and is enforced")
     func defaultBufferSizeIsEnforced() async throws {
-        #expect(Scripted.Proxy.defaultBufferSize == 256)
+        #expect(Scripted.Proxy.defaultBufferSize == 8)
         let trace = Trace()
         let proxy = Scripted.Proxy()
         let size = Scripted.Proxy.defaultBufferSize
@@ -106,7 +106,7 @@ struct MisuseTests {
         }
 
         let syncProxy = SyncScripted.Proxy(bufferSize: size)
-        await #expect(throws: TransducerError.invalidBufferSize(size)) { try await syncProxy.send("a") }
+        await #expect(throws: TransducerError.invalidBufferSize(size)) { try await syncProxy.checkedSend("a") }
         await #expect(throws: TransducerError.invalidBufferSize(size)) {
             try await SyncScripted.run(initialState: SyncScripted.State(trace: Trace()), proxy: syncProxy)
         }

@@ -11,7 +11,7 @@ struct ProcessingRulesTests {
     @Test("2.2 events sent through the proxy are processed in FIFO order")
     func proxyEventsAreFIFO() async throws {
         let trace = Trace()
-        let proxy = Scripted.Proxy()
+        let proxy = Scripted.Proxy(bufferSize: 256)
         let early = (0..<50).map { "e\($0)" }
         let late = (50..<100).map { "e\($0)" }
         for event in early { try proxy.send(event) }
@@ -32,7 +32,7 @@ struct ProcessingRulesTests {
     @Test("2.2 events sent through an Input keep each producer's order")
     func inputEventsKeepProducerOrder() async throws {
         let trace = Trace()
-        let proxy = Scripted.Proxy()
+        let proxy = Scripted.Proxy(bufferSize: 256)
         let state = Scripted.State(trace: trace) { event in
             switch event {
             case "start":
@@ -71,7 +71,7 @@ struct ProcessingRulesTests {
     @Test("2.3 action events are processed before buffered events, depth first")
     func actionEventsAreDepthFirst() async throws {
         let trace = Trace()
-        let proxy = Scripted.Proxy()
+        let proxy = Scripted.Proxy(bufferSize: 256)
         let state = Scripted.State(trace: trace) { event in
             switch event {
             case "a": .events("a1", "a2")
@@ -95,7 +95,7 @@ struct ProcessingRulesTests {
     @Test("2.3 nothing interleaves with an action chain, not even events sent while it runs")
     func nothingInterleavesWithAnActionChain() async throws {
         let trace = Trace()
-        let proxy = Scripted.Proxy()
+        let proxy = Scripted.Proxy(bufferSize: 256)
         let input = proxy.input
         let state = Scripted.State(trace: trace) { event in
             switch event {
@@ -133,7 +133,7 @@ struct ProcessingRulesTests {
     @Test("2.4 the output of an update is delivered before its effect runs (synchronous subject)")
     func outputBeforeEffectSyncSubject() async throws {
         let trace = Trace()
-        let proxy = Scripted.Proxy()
+        let proxy = Scripted.Proxy(bufferSize: 256)
         let state = Scripted.State(trace: trace) { event in
             switch event {
             case "x":
@@ -163,7 +163,7 @@ struct ProcessingRulesTests {
     @Test("2.4 the output of an update is delivered (awaited) before its effect runs (asynchronous subject)")
     func outputBeforeEffectAsyncSubject() async throws {
         let trace = Trace()
-        let proxy = Scripted.Proxy()
+        let proxy = Scripted.Proxy(bufferSize: 256)
         let state = Scripted.State(trace: trace) { event in
             switch event {
             case "x":
@@ -202,7 +202,7 @@ struct ProcessingRulesTests {
     @Test("2.5 an operation starts after the update that returned it, and after its output was delivered")
     func operationStartsAfterItsUpdate() async throws {
         let trace = Trace()
-        let proxy = Scripted.Proxy()
+        let proxy = Scripted.Proxy(bufferSize: 256)
         let seenAtStart = Recorder<[String]>()
         let state = Scripted.State(trace: trace) { event in
             guard event == "go" else { return nil }

@@ -26,7 +26,7 @@ struct ReadmeSnippetTests {
         let output = Callback<Int> { value in
             received.append(value)
         }
-        let proxy = CoreConceptsTransducer.Proxy()
+        let proxy = CoreConceptsTransducer.Proxy(bufferSize: 16)
         for _ in 0..<11 { try proxy.send(.userTapped) }
         let state = CoreConceptsTransducer.State()
         let last = try await CoreConceptsTransducer.run(

@@ -27,7 +27,7 @@ struct SyncSuspendingProxyTests {
             try await SyncScripted.run(initialState: SyncScripted.State(trace: trace), proxy: proxy, output: output)
         }
         let sender = Task {
-            try await proxy.send("slow")
+            try await proxy.checkedSend("slow")
             trace.append("send-returned:slow")
         }
         await trace.waitFor("out-begin:slow")
@@ -39,7 +39,7 @@ struct SyncSuspendingProxyTests {
         #expect(trace.isOrdered("update:slow", before: "send-returned:slow"))
         #expect(trace.isOrdered("out-end:slow", before: "send-returned:slow"))
 
-        try await proxy.send("end")
+        try await proxy.checkedSend("end")
         #expect(try await value(of: run) == "end")
     }
 
@@ -55,12 +55,12 @@ struct SyncSuspendingProxyTests {
             try await SyncScripted.run(initialState: SyncScripted.State(trace: trace), proxy: proxy, output: output)
         }
         for i in 0..<40 {
-            try await proxy.send("e\(i)")
+            try await proxy.checkedSend("e\(i)")
             // Nothing is pending: the last thing that happened is the
             // delivery of exactly this event.
             #expect(trace.entries.suffix(2) == ["update:e\(i)", "out:e\(i)"])
         }
-        try await proxy.input.send("end")
+        try await proxy.input.checkedSend("end")
         #expect(try await value(of: run) == "end")
     }
 
@@ -72,9 +72,9 @@ struct SyncSuspendingProxyTests {
             event == "a" ? .events("a1", "a2") : nil
         }
         let run = Task { try await SyncScripted.run(initialState: state, proxy: proxy, output: trace.output) }
-        try await proxy.send("a")
+        try await proxy.checkedSend("a")
         #expect(trace.entries.last == "out:a2")
-        try await proxy.send("end")
+        try await proxy.checkedSend("end")
         #expect(try await value(of: run) == "end")
     }
 
@@ -86,7 +86,7 @@ struct SyncSuspendingProxyTests {
             try await SyncScripted.run(
                 initialState: SyncScripted.State(trace: trace), proxy: proxy, output: trace.output)
         }
-        try await proxy.send("end")
+        try await proxy.checkedSend("end")
         #expect(trace.entries == ["update:end", "out:end"])
         #expect(try await value(of: run) == "end")
     }
@@ -103,10 +103,10 @@ struct SyncSuspendingProxyTests {
         let run = Task {
             try await SyncScripted.run(initialState: SyncScripted.State(trace: trace), proxy: proxy, output: output)
         }
-        let holder = Task { try await proxy.send("hold") }
+        let holder = Task { try await proxy.checkedSend("hold") }
         await trace.waitFor("out:hold")
         // While the run is busy, more senders line up.
-        let waiting = (0..<3).map { i in Task { try await proxy.send("waiting-\(i)") } }
+        let waiting = (0..<3).map { i in Task { try await proxy.checkedSend("waiting-\(i)") } }
         proxy.cancel()
         releaseDelivery.open()
 
@@ -127,7 +127,7 @@ struct SyncSuspendingProxyTests {
         // Tasks on one actor start in the order they were created: all four
         // events are waiting before the run (created last) takes any.
         let senders = ["a", "end", "after-1", "after-2"].map { event in
-            Task { @ContractActor in try await proxy.send(event) }
+            Task { @ContractActor in try await proxy.checkedSend(event) }
         }
         let run = Task { @ContractActor in
             try await SyncScripted.run(
@@ -146,13 +146,13 @@ struct SyncSuspendingProxyTests {
     func sendAfterEndThrows() async throws {
         let proxy = SyncScripted.Proxy()
         let run = Task { try await SyncScripted.run(initialState: SyncScripted.State(trace: Trace()), proxy: proxy) }
-        try await proxy.send("end")
+        try await proxy.checkedSend("end")
         #expect(try await value(of: run) == "end")
 
         let input = proxy.input
-        let attempt = Task { try await input.send("late") }
+        let attempt = Task { try await input.checkedSend("late") }
         await #expect(throws: TransducerError.terminated) { try await value(of: attempt) }
-        await #expect(throws: TransducerError.terminated) { try await proxy.send("late") }
+        await #expect(throws: TransducerError.terminated) { try await proxy.checkedSend("late") }
     }
 
     @Test("4.4 / 4.1 with more waiting senders than bufferSize, send throws bufferFull")
@@ -162,10 +162,10 @@ struct SyncSuspendingProxyTests {
         let proxy = SyncScripted.Proxy(bufferSize: 1)
         // No run yet: the first sender's event waits in the buffer. Both
         // tasks run on one actor in the order they were created.
-        let first = Task { @ContractActor in try await proxy.send("end") }
+        let first = Task { @ContractActor in try await proxy.checkedSend("end") }
         let second = Task { @ContractActor () -> TransducerError? in
             do {
-                try await proxy.send("second")
+                try await proxy.checkedSend("second")
                 return nil
             } catch let error as TransducerError {
                 return error
@@ -188,14 +188,14 @@ struct SyncSuspendingProxyTests {
             guard event == "start" else { return nil }
             return Effect(id: "producer") { _, input in
                 for i in 0..<5 {
-                    try await input.send("p\(i)")
+                    try await input.checkedSend("p\(i)")
                     trace.append("producer-sent:p\(i)")
                 }
-                try await input.send("end")
+                try await input.checkedSend("end")
             }
         }
         let run = Task { try await SyncScripted.run(initialState: state, proxy: proxy, output: trace.output) }
-        try await proxy.send("start")
+        try await proxy.checkedSend("start")
         #expect(try await value(of: run) == "end")
         for i in 0..<5 {
             #expect(trace.isOrdered("out:p\(i)", before: "producer-sent:p\(i)"))

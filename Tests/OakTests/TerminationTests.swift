@@ -108,14 +108,21 @@ struct TerminationTests {
         #expect(!trace.entries.contains { $0.hasPrefix("update:late-") })
     }
 
-    @Test("3.2 an initial state that is already terminal returns at once, without processing events (Void output)")
+    @Test("3.2 an initial state that is already terminal throws noOutputProduced at once, also for a Void output")
     func terminalInitialStateWithVoidOutput() async throws {
         let proxy = Switch.Proxy(initialEvent: "toggle")
         try proxy.send("toggle")
-        // No event ever ends this run: it must return on its own.
-        try await Switch.run(initialState: Switch.State(isTerminal: true), proxy: proxy)
+        // No event ever ends this run: it must end on its own. Without an
+        // initial output there is no final output, even a `Void` one (as in
+        // Oak).
+        await #expect(throws: TransducerError.noOutputProduced) {
+            try await Switch.run(initialState: Switch.State(isTerminal: true), proxy: proxy)
+        }
         #expect(throws: TransducerError.terminated) { try proxy.send("toggle") }
+    }
 
+    @Test("3.2 an effect transducer whose update returns only Effect? returns at once from a terminal initial state")
+    func terminalInitialStateOfEffectOnlyTransducer() async throws {
         let trace = Trace()
         let silentProxy = SilentScripted.Proxy()
         try silentProxy.send("a")

@@ -22,8 +22,17 @@ extension Proxy.Input: Subject {
     /// - Throws: ``TransducerError/bufferFull`` or
     ///   ``TransducerError/terminated``; the upstream run fails with it.
     @inlinable
-    public func send(_ value: sending Event, isolated: isolated (any Actor)?) async throws {
+    public func send(_ value: sending Event, isolated: isolated any Actor) async throws {
         try channel.send(value, ack: nil)
+    }
+
+    /// Enqueues `value` at once; see ``send(_:isolated:)``.
+    @inlinable
+    public func _sendSynchronously(_ value: Event) throws -> Bool {
+        // Safety: the upstream run gives up each output it delivers.
+        nonisolated(unsafe) let value = value
+        try channel.send(value, ack: nil)
+        return true
     }
 }
 
@@ -49,7 +58,13 @@ extension SyncSuspendingProxy.Input: Subject {
     ///
     /// - Throws: ``TransducerError/bufferFull`` or
     ///   ``TransducerError/terminated``; the upstream run fails with it.
-    public func send(_ value: sending Event, isolated: isolated (any Actor)?) async throws {
+    public func send(_ value: sending Event, isolated: isolated any Actor) async throws {
+        try await channel.sendAndWait(value)
+    }
+
+    /// Sends `value` and waits until it has been processed; no actor is
+    /// needed.
+    public func _send(_ value: sending Event, isolation: isolated (any Actor)?) async throws {
         try await channel.sendAndWait(value)
     }
 }

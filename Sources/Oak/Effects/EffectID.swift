@@ -16,3 +16,6 @@ public struct EffectID: Hashable, @unchecked Sendable, CustomStringConvertible {
     /// The description of the wrapped identifier.
     public var description: String { "\(base)" }
 }
+
+/// Oak's name for the type of operation identifiers: ``EffectID``.
+public typealias ID = EffectID

@@ -85,7 +85,7 @@ public struct TransducerEffect<T: EffectTransducer> {
         switch storage {
         case .event(let event): .event(event)
         case .action(let action): .action(action)
-        case .operation(let body): .operation(Operation(reassembling: body))
+        case .operation(let body): .operation(Operation(id: nil, body: body))
         case .boxed(let box): box.kind
         }
     }
@@ -95,18 +95,17 @@ public struct TransducerEffect<T: EffectTransducer> {
         case event(Event)
         case events([Event])
         case action((Env, Input) throws -> Event)
-        case isolatedAction((Env, isolated (any Actor)?) throws -> Event)
-        case isolatedActions((Env, isolated (any Actor)?) throws -> [Event])
-        case isolatedAsyncAction((Env, isolated (any Actor)?) async throws -> Event)
+        /// An action on the isolation of `run`, which it receives.
+        case isolatedAction(@Sendable (Env, isolated any Actor) async throws -> sending [Event])
+        /// An action on an isolation of its own (`@isolated(any)`), wrapped
+        /// in a closure that starts on the isolation of `run`.
         case asyncAction(@Sendable (Env, isolated (any Actor)?) async throws -> [Event])
         case operation(Operation)
         case cancel(EffectID)
         case combined([TransducerEffect])
     }
 
-    /// An operation: async work in a managed task. Only constructible where
-    /// `Env: Sendable`, which is what lets the run loop move `env` into the
-    /// operation's task without that constraint of its own.
+    /// An operation: async work in a managed task.
     @usableFromInline
     struct Operation {
         @usableFromInline let id: EffectID?
@@ -116,25 +115,18 @@ public struct TransducerEffect<T: EffectTransducer> {
         /// no wrapper closure.
         @usableFromInline
         enum Body {
-            /// Runs in a task on the isolation of `run`.
-            case isolated(@Sendable (Env, Input, isolated (any Actor)?) async throws -> Void)
-            /// Runs on its own isolation (`@isolated(any)`: a global actor or none).
+            /// Runs in a task on the isolation of `run`, which it receives.
+            /// Its `Env` need not be `Sendable`: it never leaves that
+            /// isolation (a run without isolation requires a `Sendable` `Env`).
+            case isolated(@Sendable (Env, Input, isolated any Actor) async throws -> Void)
+            /// Runs on its own isolation (`@isolated(any)`: a global actor or
+            /// none). Only constructible where `Env: Sendable`.
             case own(@Sendable @isolated(any) (Env, Input) async throws -> Void)
-
         }
 
         @inlinable
-        init(id: EffectID?, body: Body) where Env: Sendable {
+        init(id: EffectID?, body: Body) {
             self.id = id
-            self.body = body
-        }
-
-        /// The operation without an `id` whose body an effect stored inline;
-        /// that body was created by an initialiser that required a `Sendable`
-        /// `Env`.
-        @inlinable
-        init(reassembling body: Body) {
-            self.id = nil
             self.body = body
         }
     }
@@ -194,64 +186,43 @@ extension TransducerEffect {
         self.init(kind: .asyncAction({ env, _ in try await action(env) }))
     }
 
-    /// An action that runs synchronously on the isolation of `run`, which it
-    /// receives as its second argument, and returns the next event.
+    /// An action that runs on the isolation of `run`, which it receives as
+    /// its second argument, and returns the next event. The run waits for
+    /// it; nothing else is processed in between. `Env` need not be
+    /// `Sendable`: the action never leaves the run's isolation.
+    ///
+    /// ```swift
+    /// Effect(isolatedAction: { env, isolated in
+    ///     .configured(env.makeConfiguration())
+    /// })
+    /// ```
+    ///
+    /// A run started without isolation (from a `nonisolated` context) has no
+    /// actor to give: its isolated actions and operations run on an actor
+    /// the run creates for them.
+    ///
+    /// Both `isolatedAction` initialisers are disfavoured, so that an
+    /// unlabelled trailing closure `Effect { env, input in … }` means an
+    /// action or an operation, never this.
     @inlinable
     @_disfavoredOverload
-    public init(isolatedAction action: @escaping (Env, isolated (any Actor)?) throws -> Event) {
+    public init(isolatedAction action: @Sendable @escaping (Env, isolated any Actor) async throws -> sending Event) {
+        self.init(kind: .isolatedAction({ env, isolation in [try await action(env, isolation)] }))
+    }
+
+    /// An action that runs on the isolation of `run` and returns several
+    /// events, processed in order and depth first; see the form that returns
+    /// one event.
+    @inlinable
+    @_disfavoredOverload
+    public init(isolatedAction action: @Sendable @escaping (Env, isolated any Actor) async throws -> sending [Event]) {
         self.init(kind: .isolatedAction(action))
-    }
-
-    /// An action that runs synchronously on the isolation of `run` and returns
-    /// several events, processed in order and depth first.
-    @inlinable
-    @_disfavoredOverload
-    public init(isolatedAction action: @escaping (Env, isolated (any Actor)?) throws -> [Event]) {
-        self.init(kind: .isolatedActions(action))
-    }
-
-    /// An async action on the isolation of `run`; the run waits for it and
-    /// processes the returned event next.
-    @inlinable
-    @_disfavoredOverload
-    public init(isolatedAction action: @escaping (Env, isolated (any Actor)?) async throws -> Event) {
-        self.init(kind: .isolatedAsyncAction(action))
     }
 }
 
 // MARK: - Operations
 
-extension TransducerEffect where Env: Sendable {
-    /// An operation: async work in a task managed by the transducer. It reports
-    /// back by sending events through `input`.
-    ///
-    /// ```swift
-    /// Effect(id: "load") { env, input in
-    ///     let comic = try await env.loadComic(id)
-    ///     try input.send(.didLoad(comic))
-    /// }
-    /// ```
-    ///
-    /// The closure runs on its own isolation: annotate it with a global actor
-    /// (`{ @MainActor env, input in … }`) to run there.
-    ///
-    /// - Parameters:
-    ///   - id: Identifies the operation. Starting an operation with the `id` of
-    ///     a running one cancels the running one first; ``cancelTask(_:)``
-    ///     cancels it. Without an `id` the operation can only be cancelled by
-    ///     the end of the run.
-    ///   - operation: The work. Throwing `CancellationError` (or any error
-    ///     once cancelled) ends it quietly; any other error fails the run.
-    @inlinable
-    public init(
-        id: (some Hashable & Sendable)? = Optional<String>.none,
-        operation: @Sendable @escaping @isolated(any) (Env, Input) async throws -> Void
-    ) {
-        self.init(
-            kind: .operation(
-                Operation(id: id.map(EffectID.init), body: .own(operation))))
-    }
-
+extension TransducerEffect {
     /// An operation whose task runs on the isolation of `run`, which the
     /// closure receives as its third argument.
     ///
@@ -261,45 +232,35 @@ extension TransducerEffect where Env: Sendable {
     ///     try input.send(.ready)
     /// })
     /// ```
+    ///
+    /// `Env` need not be `Sendable` (it may be a class): the operation uses
+    /// it on the run's isolation only. A run with no isolation accepts only
+    /// a `Sendable` `Env`, so a non-`Sendable` one never reaches another
+    /// thread; its isolated operations run on an actor the run creates.
+    ///
+    /// - Parameters:
+    ///   - id: Identifies the operation. Starting an operation with the `id`
+    ///     of a running one cancels the running one first;
+    ///     ``cancelTask(_:)`` cancels it. Without an `id` the operation can
+    ///     only be cancelled by the end of the run.
+    ///   - operation: The work. Throwing `CancellationError` (or any error
+    ///     once cancelled) ends it quietly; any other error fails the run.
     @inlinable
     public init(
-        id: (some Hashable & Sendable)? = Optional<String>.none,
-        isolatedOperation operation: @Sendable @escaping (Env, Input, isolated (any Actor)?) async throws -> Void
+        id: (some Hashable & Sendable)? = Optional<ID>.none,
+        isolatedOperation operation: @Sendable @escaping (Env, Input, isolated any Actor) async throws -> Void
     ) {
-        self.init(
-            kind: .operation(
-                Operation(id: id.map(EffectID.init), body: .isolated(operation))))
+        self.init(kind: .operation(Operation(id: id.map(EffectID.init), body: .isolated(operation))))
     }
 
-    /// An operation that waits `duration` on `clock` before it runs.
+    /// An isolated operation that waits `duration` on `clock` before it runs.
     /// Cancelling it during the wait means its body never runs.
     ///
     /// Pass a test clock to control time in tests.
     @inlinable
     public init<C: Clock>(
-        id: (some Hashable & Sendable)? = Optional<String>.none,
-        operation: @Sendable @escaping @isolated(any) (Env, Input) async throws -> Void,
-        after duration: C.Instant.Duration,
-        tolerance: C.Instant.Duration? = nil,
-        clock: C = ContinuousClock()
-    ) {
-        self.init(
-            kind: .operation(
-                Operation(
-                    id: id.map(EffectID.init),
-                    body: .own({ env, input in
-                        try await clock.sleep(for: duration, tolerance: tolerance)
-                        try await operation(env, input)
-                    })
-                )))
-    }
-
-    /// An isolated operation that waits `duration` on `clock` before it runs.
-    /// Cancelling it during the wait means its body never runs.
-    @inlinable
-    public init<C: Clock>(
-        id: (some Hashable & Sendable)? = Optional<String>.none,
-        isolatedOperation operation: @Sendable @escaping (Env, Input, isolated (any Actor)?) async throws -> Void,
+        id: (some Hashable & Sendable)? = Optional<ID>.none,
+        isolatedOperation operation: @Sendable @escaping (Env, Input, isolated any Actor) async throws -> Void,
         after duration: C.Instant.Duration,
         tolerance: C.Instant.Duration? = nil,
         clock: C = ContinuousClock()
@@ -316,6 +277,61 @@ extension TransducerEffect where Env: Sendable {
     }
 }
 
+extension TransducerEffect where Env: Sendable {
+    /// An operation: async work in a task managed by the transducer. It reports
+    /// back by sending events through `input`.
+    ///
+    /// ```swift
+    /// Effect(id: "load") { env, input in
+    ///     let comic = try await env.loadComic(id)
+    ///     try input.send(.didLoad(comic))
+    /// }
+    /// ```
+    ///
+    /// The closure runs on its own isolation: annotate it with a global actor
+    /// (`{ @MainActor env, input in … }`) to run there. Because it may run
+    /// anywhere, `Env` must be `Sendable`; use
+    /// ``init(id:isolatedOperation:)`` for an `Env` that is not.
+    ///
+    /// - Parameters:
+    ///   - id: Identifies the operation. Starting an operation with the `id` of
+    ///     a running one cancels the running one first; ``cancelTask(_:)``
+    ///     cancels it. Without an `id` the operation can only be cancelled by
+    ///     the end of the run.
+    ///   - operation: The work. Throwing `CancellationError` (or any error
+    ///     once cancelled) ends it quietly; any other error fails the run.
+    @inlinable
+    public init(
+        id: (some Hashable & Sendable)? = Optional<ID>.none,
+        operation: @Sendable @escaping @isolated(any) (Env, Input) async throws -> Void
+    ) {
+        self.init(kind: .operation(Operation(id: id.map(EffectID.init), body: .own(operation))))
+    }
+
+    /// An operation that waits `duration` on `clock` before it runs.
+    /// Cancelling it during the wait means its body never runs.
+    ///
+    /// Pass a test clock to control time in tests.
+    @inlinable
+    public init<C: Clock>(
+        id: (some Hashable & Sendable)? = Optional<ID>.none,
+        operation: @Sendable @escaping @isolated(any) (Env, Input) async throws -> Void,
+        after duration: C.Instant.Duration,
+        tolerance: C.Instant.Duration? = nil,
+        clock: C = ContinuousClock()
+    ) {
+        self.init(
+            kind: .operation(
+                Operation(
+                    id: id.map(EffectID.init),
+                    body: .own({ env, input in
+                        try await clock.sleep(for: duration, tolerance: tolerance)
+                        try await operation(env, input)
+                    })
+                )))
+    }
+}
+
 // MARK: - Cancellation and composition
 
 extension TransducerEffect {
@@ -327,14 +343,26 @@ extension TransducerEffect {
 
     /// Executes `effects` in order within one computation cycle: actions run
     /// in order and their events are processed in that order (depth first);
-    /// operations start in that order and then run in parallel.
+    /// cancellations apply; operations start in that order and then run in
+    /// parallel. Oak's name for ``combine(_:)-(TransducerEffect<T>...)``.
+    ///
+    /// ```swift
+    /// return .sequence(.cancelTask("load"), .event(.didCancel))
+    /// ```
+    @inlinable
+    public static func sequence(_ effects: TransducerEffect...) -> TransducerEffect {
+        TransducerEffect(kind: .combined(effects))
+    }
+
+    /// Executes `effects` in order within one computation cycle; the same as
+    /// ``sequence(_:)``.
     @inlinable
     public static func combine(_ effects: TransducerEffect...) -> TransducerEffect {
         TransducerEffect(kind: .combined(effects))
     }
 
     /// Executes `effects` in order within one computation cycle; see
-    /// ``combine(_:)-(TransducerEffect<T>...)``.
+    /// ``sequence(_:)``.
     @inlinable
     public static func combine(_ effects: [TransducerEffect]) -> TransducerEffect {
         TransducerEffect(kind: .combined(effects))
@@ -344,19 +372,27 @@ extension TransducerEffect {
 extension TransducerEffect where Env: Sendable {
     /// One managed operation that runs `operations` one after another: each
     /// starts when the previous one has finished. Only operation effects may
-    /// be sequenced; actions and cancellations in `effects` are executed at
-    /// once, in order, when the sequence starts.
+    /// be chained; actions and cancellations in `effects` are executed at
+    /// once, in order, when the chain starts.
+    ///
+    /// ```swift
+    /// return .chain(
+    ///     id: "backup",
+    ///     Effect { env, _ in try await env.save() },
+    ///     Effect { env, input in try await env.upload(); try input.send(.didUpload) }
+    /// )
+    /// ```
     ///
     /// - Parameters:
-    ///   - id: Identifies the whole sequence, as for a single operation.
+    ///   - id: Identifies the whole chain, as for a single operation.
     ///   - effects: The operations to run one after another, in this order.
     @inlinable
-    public static func sequence(
-        id: (some Hashable & Sendable)? = Optional<String>.none,
+    public static func chain(
+        id: (some Hashable & Sendable)? = Optional<ID>.none,
         _ effects: TransducerEffect...
     ) -> TransducerEffect {
         var immediate: [TransducerEffect] = []
-        var bodies: [@Sendable (Env, Input, isolated (any Actor)?) async throws -> Void] = []
+        var bodies: [@Sendable (Env, Input, isolated any Actor) async throws -> Void] = []
         for effect in effects {
             if case .operation(let operation) = effect.kind {
                 bodies.append(operation.body.uniform)
@@ -382,7 +418,7 @@ extension TransducerEffect where Env: Sendable {
 extension TransducerEffect.Operation.Body where T.Env: Sendable {
     /// The work as one closure that takes the isolation of `run`.
     @usableFromInline
-    var uniform: @Sendable (T.Env, T.Input, isolated (any Actor)?) async throws -> Void {
+    var uniform: @Sendable (T.Env, T.Input, isolated any Actor) async throws -> Void {
         switch self {
         case .isolated(let body): body
         case .own(let body): { env, input, _ in try await body(env, input) }

@@ -1,3 +1,8 @@
+// The initialisers of `ObservableTransducer`, in Oak's shapes: the
+// transducer type as `of:` (defaulted, so `ObservableTransducer<T>(…)`
+// works too), an optional `proxy:` (a new one when `nil`), and a
+// `completion:` given as a `Completion` value or as a closure.
+
 // MARK: - Transducer
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
@@ -5,47 +10,74 @@ extension ObservableTransducer where T: Transducer {
     /// Creates a host for a ``Transducer`` and starts its run at once.
     ///
     /// ```swift
-    /// let counter = ObservableTransducer(of: SimpleCounter.self, initialState: SimpleCounter.State())
+    /// let counter = ObservableTransducer<SimpleCounter>(
+    ///     initialState: SimpleCounter.State(),
+    ///     output: Callback { print("count:", $0) }
+    /// )
     /// try counter.proxy.send(.increment)
     /// ```
     ///
     /// - Parameters:
-    ///   - type: The transducer to run.
+    ///   - type: The transducer to run; may be left out when the generic
+    ///     argument says it.
     ///   - initialState: The state to start from. If it is already terminal,
     ///     the run ends at once.
+    ///   - proxy: The event channel of the run, or `nil` for a new one. It
+    ///     must not have been used by another run; if it has, the run ends at
+    ///     once and `completion` receives
+    ///     ``TransducerError/proxyAlreadyInUse``.
     ///   - output: Receives every output, on the main actor; the run awaits
     ///     each delivery.
     ///   - completion: Called exactly once on the main actor, after the run
     ///     has ended: `.success(output)` when the state became terminal,
-    ///     `.failure(error)` when the run was cancelled (also by releasing
-    ///     the host) or failed.
+    ///     `.failure(error)` when the run was cancelled or failed.
     public convenience init(
-        of type: T.Type,
+        of type: T.Type = T.self,
         initialState: T.State,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil
-    ) where T.Proxy == Proxy<T.Event> {
-        self.init(of: type, initialState: initialState, proxy: Proxy(), output: output, completion: completion)
-    }
-
-    /// Creates a host for a ``Transducer`` that runs with `proxy`, and starts
-    /// its run at once, like the initializer without `proxy:`.
-    ///
-    /// Use it to choose the proxy's buffer size or initial event, or for a
-    /// transducer whose `Proxy` is ``SyncSuspendingProxy``. The proxy must
-    /// not have been used by another run; if it has, the run ends at once and
-    /// `completion` receives ``TransducerError/proxyAlreadyInUse``.
-    public convenience init(
-        of type: T.Type,
-        initialState: T.State,
-        proxy: T.Proxy,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil
+        proxy: T.Proxy? = nil,
+        output: sending some Subject<T.Output>,
+        completion: Completion? = nil
     ) {
-        self.init(initialState: initialState, proxy: proxy)
+        self.init(initialState: initialState, proxy: proxy ?? T.Proxy())
         start(completion: completion) { storage, proxy in
             try await T.run(storage: storage, proxy: proxy, output: output)
         }
+    }
+
+    /// Creates a host for a ``Transducer`` whose outputs nobody observes; see
+    /// ``init(of:initialState:proxy:output:completion:)-(_,_,_,_,Completion?)``.
+    public convenience init(
+        of type: T.Type = T.self,
+        initialState: T.State,
+        proxy: T.Proxy? = nil,
+        completion: Completion? = nil
+    ) {
+        self.init(of: type, initialState: initialState, proxy: proxy, output: NoCallback(), completion: completion)
+    }
+
+    /// Creates a host for a ``Transducer`` with a completion closure.
+    public convenience init(
+        of type: T.Type = T.self,
+        initialState: T.State,
+        proxy: T.Proxy? = nil,
+        output: sending some Subject<T.Output>,
+        completion: @escaping (Result<T.Output, any Error>) -> Void
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, output: output, completion: Completion(completion))
+    }
+
+    /// Creates a host for a ``Transducer`` whose outputs nobody observes,
+    /// with a completion closure.
+    public convenience init(
+        of type: T.Type = T.self,
+        initialState: T.State,
+        proxy: T.Proxy? = nil,
+        completion: @escaping (Result<T.Output, any Error>) -> Void
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, output: NoCallback(),
+            completion: Completion(completion))
     }
 }
 
@@ -53,6 +85,9 @@ extension ObservableTransducer where T: Transducer {
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 extension ObservableTransducer where T: EffectTransducer {
+    /// The environment of the transducer's effects.
+    public typealias Env = T.Env
+
     /// Creates a host for an ``EffectTransducer`` and starts its run at once.
     ///
     /// ```swift
@@ -65,83 +100,143 @@ extension ObservableTransducer where T: EffectTransducer {
     /// ```
     ///
     /// - Parameters:
-    ///   - type: The transducer to run.
+    ///   - type: The transducer to run; may be left out when the generic
+    ///     argument says it.
     ///   - initialState: The state to start from. If it is already terminal,
     ///     the run ends at once.
-    ///   - env: The environment the effects receive.
+    ///   - proxy: The event channel of the run, or `nil` for a new one. It
+    ///     must not have been used by another run; if it has, the run ends at
+    ///     once and `completion` receives
+    ///     ``TransducerError/proxyAlreadyInUse``.
+    ///   - env: The environment the effects receive. It need not be
+    ///     `Sendable`: the run and its isolated effects use it on the main
+    ///     actor.
     ///   - output: Receives every output, on the main actor; the run awaits
-    ///     each delivery.
+    ///     each delivery. Never called for a transducer whose `update`
+    ///     returns only `Effect?`.
     ///   - completion: Called exactly once on the main actor, after the run
     ///     has ended and every operation was cancelled and awaited:
     ///     `.success(output)` when the state became terminal,
-    ///     `.failure(error)` when the run was cancelled (also by releasing
-    ///     the host) or failed.
+    ///     `.failure(error)` when the run was cancelled or failed.
     public convenience init(
-        of type: T.Type,
+        of type: T.Type = T.self,
         initialState: T.State,
+        proxy: T.Proxy? = nil,
         env: T.Env,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil
-    ) where T.Proxy == Proxy<T.Event> {
-        self.init(
-            of: type, initialState: initialState, proxy: Proxy(), env: env, output: output, completion: completion)
-    }
-
-    /// Creates a host for an ``EffectTransducer`` that runs with `proxy`, and
-    /// starts its run at once; see ``init(of:initialState:env:output:completion:)``.
-    ///
-    /// Use it to choose the proxy's buffer size or initial event, or for a
-    /// transducer whose `Proxy` is ``SyncSuspendingProxy``. The proxy must
-    /// not have been used by another run; if it has, the run ends at once and
-    /// `completion` receives ``TransducerError/proxyAlreadyInUse``.
-    public convenience init(
-        of type: T.Type,
-        initialState: T.State,
-        proxy: T.Proxy,
-        env: T.Env,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil
+        output: sending some Subject<T.Output>,
+        completion: Completion? = nil
     ) {
-        self.init(initialState: initialState, proxy: proxy)
+        self.init(initialState: initialState, proxy: proxy ?? T.Proxy())
+        // Safety: the environment is used on the main actor only, by the run
+        // this host starts there.
+        nonisolated(unsafe) let env = env
         start(completion: completion) { storage, proxy in
             try await T.run(storage: storage, proxy: proxy, env: env, output: output)
         }
+    }
+
+    /// Creates a host for an ``EffectTransducer`` whose outputs nobody
+    /// observes; see
+    /// ``init(of:initialState:proxy:env:output:completion:)-(_,_,_,_,_,Completion?)``.
+    public convenience init(
+        of type: T.Type = T.self,
+        initialState: T.State,
+        proxy: T.Proxy? = nil,
+        env: T.Env,
+        completion: Completion? = nil
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, env: env, output: NoCallback(), completion: completion)
+    }
+
+    /// Creates a host for an ``EffectTransducer`` with a completion closure.
+    public convenience init(
+        of type: T.Type = T.self,
+        initialState: T.State,
+        proxy: T.Proxy? = nil,
+        env: T.Env,
+        output: sending some Subject<T.Output>,
+        completion: @escaping (Result<T.Output, any Error>) -> Void
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, env: env, output: output,
+            completion: Completion(completion))
+    }
+
+    /// Creates a host for an ``EffectTransducer`` whose outputs nobody
+    /// observes, with a completion closure.
+    public convenience init(
+        of type: T.Type = T.self,
+        initialState: T.State,
+        proxy: T.Proxy? = nil,
+        env: T.Env,
+        completion: @escaping (Result<T.Output, any Error>) -> Void
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, env: env, output: NoCallback(),
+            completion: Completion(completion))
     }
 }
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 extension ObservableTransducer where T: EffectTransducer, T.Env == Void {
     /// Creates a host for an ``EffectTransducer`` whose effects need no
-    /// environment, and starts its run at once; see
-    /// ``init(of:initialState:env:output:completion:)``.
+    /// environment.
     public convenience init(
-        of type: T.Type,
+        of type: T.Type = T.self,
         initialState: T.State,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil
-    ) where T.Proxy == Proxy<T.Event> {
-        self.init(
-            of: type, initialState: initialState, proxy: Proxy(), env: (), output: output, completion: completion)
+        proxy: T.Proxy? = nil,
+        output: sending some Subject<T.Output>,
+        completion: Completion? = nil
+    ) {
+        self.init(of: type, initialState: initialState, proxy: proxy, env: (), output: output, completion: completion)
     }
 
     /// Creates a host for an ``EffectTransducer`` whose effects need no
-    /// environment, running with `proxy`; see
-    /// ``init(of:initialState:proxy:env:output:completion:)``.
+    /// environment and whose outputs nobody observes.
     public convenience init(
-        of type: T.Type,
+        of type: T.Type = T.self,
         initialState: T.State,
-        proxy: T.Proxy,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil
+        proxy: T.Proxy? = nil,
+        completion: Completion? = nil
     ) {
-        self.init(of: type, initialState: initialState, proxy: proxy, env: (), output: output, completion: completion)
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, env: (), output: NoCallback(), completion: completion)
+    }
+
+    /// Creates a host for an ``EffectTransducer`` whose effects need no
+    /// environment, with a completion closure.
+    public convenience init(
+        of type: T.Type = T.self,
+        initialState: T.State,
+        proxy: T.Proxy? = nil,
+        output: sending some Subject<T.Output>,
+        completion: @escaping (Result<T.Output, any Error>) -> Void
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, env: (), output: output,
+            completion: Completion(completion))
+    }
+
+    /// Creates a host for an ``EffectTransducer`` whose effects need no
+    /// environment and whose outputs nobody observes, with a completion
+    /// closure.
+    public convenience init(
+        of type: T.Type = T.self,
+        initialState: T.State,
+        proxy: T.Proxy? = nil,
+        completion: @escaping (Result<T.Output, any Error>) -> Void
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, env: (), output: NoCallback(),
+            completion: Completion(completion))
     }
 }
 
 // MARK: - Sending
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-extension ObservableTransducer where T.Proxy == Proxy<T.Event> {
+extension ObservableTransducer where T.Proxy == Oak.Proxy<T.Event> {
     /// Enqueues `event` for processing by the run; the same as
     /// `proxy.send(event)`.
     ///
@@ -156,12 +251,19 @@ extension ObservableTransducer where T.Proxy == Proxy<T.Event> {
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 extension ObservableTransducer where T.Proxy == SyncSuspendingProxy<T.Event> {
     /// Sends `event` and suspends until the run has processed it; the same
-    /// as `proxy.send(event)`.
+    /// as `proxy.send(event)`: when the run has ended the event is dropped
+    /// (and logged).
+    public func send(_ event: sending T.Event) async {
+        await proxy.send(event)
+    }
+
+    /// Sends `event` and suspends until the run has processed it, reporting
+    /// failures; the same as `proxy.checkedSend(event)`.
     ///
     /// - Throws: ``TransducerError/terminated`` when the run has ended (also
     ///   while the event waited), ``TransducerError/bufferFull`` when too
     ///   many senders wait.
-    public func send(_ event: sending T.Event) async throws(TransducerError) {
-        try await proxy.send(event)
+    public func checkedSend(_ event: sending T.Event) async throws(TransducerError) {
+        try await proxy.checkedSend(event)
     }
 }

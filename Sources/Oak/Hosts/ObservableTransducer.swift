@@ -3,16 +3,16 @@ import Observation
 /// A host that runs a transducer for as long as it lives and publishes its
 /// state through the Observation framework: a view model you do not write.
 ///
-/// Create it with the transducer type and an initial state; it starts at
-/// once, on the main actor. Read ``state`` from a view (SwiftUI, or any code
-/// that uses `withObservationTracking`) and send intents through ``proxy`` or
+/// Create it with an initial state (and the transducer type, as `of:` or as
+/// the generic argument); it starts at once, on the main actor. Read
+/// ``state`` from a view (SwiftUI, or any code that uses
+/// `withObservationTracking`) and send intents through ``proxy`` or
 /// ``input``:
 ///
 /// ```swift
 /// @MainActor
 /// final class CounterScreen {
-///     let counter = ObservableTransducer(
-///         of: CounterTransducer.self,
+///     let counter = ObservableTransducer<CounterTransducer>(
 ///         initialState: CounterTransducer.State(),
 ///         env: CounterTransducer.Env()
 ///     )
@@ -33,8 +33,10 @@ import Observation
 ///   `.failure(TransducerError.cancelled)`;
 /// - an operation or output delivery fails: `completion` receives
 ///   `.failure(error)`;
-/// - the host is released: its `deinit` cancels the run and `completion`
-///   receives `.failure(TransducerError.cancelled)` once the run has ended.
+/// - the host is released: its `deinit` cancels the task of the run, as in
+///   Oak, and `completion` receives `.failure(CancellationError())` once the
+///   run has ended. An output callback or async action that is suspended at
+///   that moment sees the cancellation.
 ///
 /// The completion callback is therefore called exactly once for every host,
 /// on the main actor, after the run has ended. The running task holds the
@@ -55,9 +57,57 @@ import Observation
 @Observable
 @MainActor
 public final class ObservableTransducer<T: BaseTransducer> {
+    /// The state of the transducer.
+    public typealias State = T.State
+    /// The events of the transducer.
+    public typealias Event = T.Event
+    /// The output of the transducer.
+    public typealias Output = T.Output
+    /// The proxy type of the transducer.
+    public typealias Proxy = T.Proxy
+    /// The input of the transducer's proxy.
+    public typealias Input = T.Proxy.Input
+    /// Oak's hosts have content; this one has none.
+    public typealias Content = Never
+    /// What the host's initialisers take as the initial state.
+    public typealias StateInitialising = T.State
+
+    /// What a host calls when its run has ended: exactly once, on the main
+    /// actor, with `.success(output)` on a terminal state or
+    /// `.failure(error)` on cancellation or failure.
+    ///
+    /// ```swift
+    /// let counter = ObservableTransducer<Counter>(
+    ///     initialState: .counting(0),
+    ///     completion: .init { result in print("ended:", result) }
+    /// )
+    /// ```
+    public struct Completion: Completable {
+        /// The output of a run that reached a terminal state.
+        public typealias Value = T.Output
+        /// The error of a run that was cancelled or failed.
+        public typealias Failure = any Error
+
+        let onCompletion: (Result<Value, Failure>) -> Void
+
+        /// Creates a completion that calls `onCompletion`.
+        public init(_ onCompletion: @escaping (Result<Value, Failure>) -> Void) {
+            self.onCompletion = onCompletion
+        }
+
+        /// Calls the closure with `result`.
+        public func completed(with result: Result<Value, Failure>) {
+            onCompletion(result)
+        }
+    }
+
     /// Where the run reads and writes the state; holds this host weakly.
     @ObservationIgnored
     private let storage: _ObservableTransducerStorage<T>
+
+    /// The task of the run, cancelled when the host is released.
+    @ObservationIgnored
+    private let runTask = _RunTaskHandle()
 
     /// The event channel of the run. Send events with it, or end the run
     /// with `proxy.cancel()`.
@@ -99,30 +149,32 @@ public final class ObservableTransducer<T: BaseTransducer> {
         proxy.cancel()
     }
 
-    /// Releasing the host cancels its run. The completion callback still
-    /// receives `.failure(TransducerError.cancelled)` once the run has ended.
+    /// Releasing the host cancels the task of its run, as in Oak. The
+    /// completion callback still receives `.failure(CancellationError())`
+    /// once the run has ended.
     deinit {
-        proxy.cancel()
+        runTask.cancel()
     }
 
     /// Starts the run in a task on the main actor. The task holds the
     /// storage, never the host, so the host can be released while it runs.
     func start(
-        completion: ((Result<T.Output, any Error>) -> Void)?,
+        completion: Completion?,
         run: @escaping @MainActor (_ObservableTransducerStorage<T>, T.Proxy) async throws -> T.Output
     ) {
         let storage = self.storage
         let proxy = self.proxy
-        Task {
-            let result: Result<T.Output, any Error>
-            do {
-                result = .success(try await run(storage, proxy))
-            } catch {
-                result = .failure(error)
-            }
-            storage.host?.isRunning = false
-            completion?(result)
-        }
+        runTask.set(
+            Task {
+                let result: Result<T.Output, any Error>
+                do {
+                    result = .success(try await run(storage, proxy))
+                } catch {
+                    result = .failure(error)
+                }
+                storage.host?.isRunning = false
+                completion?.completed(with: result)
+            })
     }
 
     /// Writes a new state and tells observers; called by the storage.
@@ -130,6 +182,20 @@ public final class ObservableTransducer<T: BaseTransducer> {
         withMutation(keyPath: \.state) {
             storage.state = newValue
         }
+    }
+}
+
+/// The task of a host's run, so that the host's `deinit` (which is not
+/// isolated) can cancel it.
+final class _RunTaskHandle: Sendable {
+    private let task = LockedState<Task<Void, Never>?>(nil)
+
+    func set(_ newTask: Task<Void, Never>) {
+        task.withLock { $0 = newTask }
+    }
+
+    func cancel() {
+        task.withLock { $0 }?.cancel()
     }
 }
 

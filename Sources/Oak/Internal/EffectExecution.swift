@@ -17,6 +17,9 @@ struct _EffectContext<T: BaseTransducer, Env> {
     @usableFromInline let inspection: _RunInspection?
     /// Numbers effects in the order they start.
     @usableFromInline var effectCount: UInt64 = 0
+    /// The actor that isolated actions and operations of a run without
+    /// isolation use; made when the first one starts.
+    @usableFromInline var runActor: _RunActor?
 
     @usableFromInline
     init(env: Env, input: T.Input, channel: _EventChannel<T.Event>, inspection: _RunInspection?) {
@@ -24,6 +27,22 @@ struct _EffectContext<T: BaseTransducer, Env> {
         self.input = input
         self.channel = channel
         self.inspection = inspection
+    }
+
+    /// The actor isolated actions and operations receive: the run's own, or,
+    /// for a run without isolation, an actor made for the run.
+    @inlinable
+    mutating func actor(for isolation: (any Actor)?) -> any Actor {
+        if let isolation { return isolation }
+        return makeRunActor()
+    }
+
+    @usableFromInline
+    mutating func makeRunActor() -> any Actor {
+        if let runActor { return runActor }
+        let actor = _RunActor()
+        runActor = actor
+        return actor
     }
 
     /// Whether an inspector is installed; tested before building any record
@@ -51,12 +70,38 @@ struct _EffectContext<T: BaseTransducer, Env> {
     }
 }
 
+/// The isolation of the isolated actions and operations of a run that has
+/// none: they need an actor, and one actor per run keeps them serial.
+@usableFromInline
+actor _RunActor {
+    @usableFromInline
+    init() {}
+
+    /// Runs a synchronous action here, for a run without isolation whose
+    /// isolated effects already use this actor.
+    ///
+    /// Safety: the run loop awaits the action, so the action, `env` and the
+    /// event are used by one party at a time; on this actor, `env` is not
+    /// used concurrently with the run's isolated operations.
+    @usableFromInline
+    func perform<Env, Input, Event>(
+        _ call: _AssumedSendable<((Env, Input) throws -> Event, Env, Input)>
+    ) throws -> _AssumedSendable<Event> {
+        let (action, env, input) = call.value
+        return _AssumedSendable(try action(env, input))
+    }
+}
+
 /// An effect the run loop can execute: ``Effect`` for effect transducers,
 /// the uninhabited `_NoEffect` for pure transducers.
 @usableFromInline
 protocol _RunnableEffect {
     associatedtype T: BaseTransducer
     associatedtype Env
+
+    /// Whether the run delivers every update's output (`false` for an
+    /// ``EffectTransducer`` whose `update` returns only `Effect?`).
+    static var deliversOutput: Bool { get }
 
     /// Calls the transducer's `update` and splits its result into effect
     /// and output. Static, so the run loop's specialisation inlines it.
@@ -80,6 +125,9 @@ enum _NoEffect<T: Transducer>: _RunnableEffect {
     @usableFromInline typealias Env = Void
 
     @inlinable
+    static var deliversOutput: Bool { true }
+
+    @inlinable
     static func step(_ state: inout T.State, _ event: T.Event) -> (Self?, T.Output) {
         (nil, T.update(&state, event: event))
     }
@@ -97,6 +145,9 @@ enum _NoEffect<T: Transducer>: _RunnableEffect {
 
 extension TransducerEffect: _RunnableEffect {
     @inlinable
+    static var deliversOutput: Bool { T._deliversOutput }
+
+    @inlinable
     static func step(_ state: inout T.State, _ event: T.Event) -> (Self?, T.Output) {
         T._split(T.update(&state, event: event))
     }
@@ -110,6 +161,9 @@ extension TransducerEffect: _RunnableEffect {
             if context.isInspecting { context.recordActionStarted() }
             return .one(event)
         case .action(let action):
+            // In a run without isolation that has made its actor, `env` is
+            // used there: the action runs on it (`executeAsync`).
+            if isolation == nil, context.runActor != nil { return .needsAsync }
             if context.isInspecting { context.recordActionStarted() }
             return .one(try action(context.env, context.input))
         case .operation(let body):
@@ -117,9 +171,6 @@ extension TransducerEffect: _RunnableEffect {
             return .none
         case .boxed(let box):
             switch box.kind {
-            case .isolatedAction(let action):
-                if context.isInspecting { context.recordActionStarted() }
-                return .one(try action(context.env, isolation))
             case .operation(let operation):
                 start(id: operation.id, operation.body, &context, isolation: isolation)
                 return .none
@@ -137,20 +188,27 @@ extension TransducerEffect: _RunnableEffect {
         _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
     ) async throws -> _Outcome<T.Event> {
         guard case .boxed(let box) = storage else {
+            if case .action(let action) = storage, isolation == nil, let runActor = context.runActor {
+                if context.isInspecting { context.recordActionStarted() }
+                // Safety: see `_RunActor.perform`.
+                let call = _AssumedSendable((action, context.env, context.input))
+                return .one(try await runActor.perform(call).value)
+            }
             return try executeSync(&context, isolation: isolation)
         }
         switch box.kind {
-        case .event, .action, .isolatedAction, .operation, .cancel:
+        case .event, .action, .operation, .cancel:
             return try executeSync(&context, isolation: isolation)
         case .events(let events):
             if context.isInspecting { context.recordActionStarted() }
             return .many(events)
-        case .isolatedActions(let action):
+        case .isolatedAction(let action):
             if context.isInspecting { context.recordActionStarted() }
-            return .many(try action(context.env, isolation))
-        case .isolatedAsyncAction(let action):
-            if context.isInspecting { context.recordActionStarted() }
-            return .one(try await action(context.env, isolation))
+            // Safety: `env` stays on the run's isolation (the action runs
+            // there), or, in a run without isolation, is `Sendable` (only
+            // such an `Env` can start a run without isolation).
+            nonisolated(unsafe) let env = context.env
+            return .many(try await action(env, context.actor(for: isolation)))
         case .asyncAction(let action):
             if context.isInspecting { context.recordActionStarted() }
             return .many(try await action(context.env, isolation))
@@ -186,7 +244,10 @@ extension TransducerEffect: _RunnableEffect {
         let hooks = _OperationHooks<T>(
             channel: context.channel, info: info, inspection: context.inspection)
         context.inspection?.record(InspectionRecord<T>.effectStarted(info))
-        // Safety: an Operation can only be created where Env is Sendable.
+        // Safety: an operation with its own isolation can only be created
+        // where `Env` is `Sendable`; an isolated operation uses `env` on the
+        // run's isolation, or, in a run without isolation, its `Env` is
+        // `Sendable` (only such an `Env` can start a run without isolation).
         let env = _AssumedSendable(context.env)
         let input = context.input
         // `Task.immediate` and `Task` are called here, not through a helper, so
@@ -195,18 +256,19 @@ extension TransducerEffect: _RunnableEffect {
         let task: Task<Void, Never>
         switch body {
         case .isolated(let body):
+            let actor = context.actor(for: isolation)
             #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
                 task = Task.immediate {
                     _ = isolation
-                    await hooks.run(body, env: env.value, input: input, isolation: isolation)
+                    await hooks.run(body, env: env, input: input, actor: actor, isolation: isolation)
                 }
                 break
             }
             #endif
             task = Task {
                 _ = isolation
-                await hooks.run(body, env: env.value, input: input, isolation: isolation)
+                await hooks.run(body, env: env, input: input, actor: actor, isolation: isolation)
             }
         case .own(let body):
             #if compiler(>=6.2)

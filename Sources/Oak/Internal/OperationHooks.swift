@@ -25,15 +25,22 @@ struct _OperationHooks<T: BaseTransducer>: Sendable {
     /// `CancellationError`, or any error thrown once the operation was
     /// cancelled or its run is ending (input closed: terminal state, stop
     /// request), ends it quietly; any other error fails the run (contract 3.4).
+    ///
+    /// `actor` is the isolation the body receives: the run's own
+    /// (`isolation`), or the actor made for a run without isolation.
     @inlinable
-    func run<Env, Input>(
-        _ body: @Sendable (Env, Input, isolated (any Actor)?) async throws -> Void,
-        env: Env,
+    func run<Env, Input: Sendable>(
+        _ body: @Sendable (Env, Input, isolated any Actor) async throws -> Void,
+        env: _AssumedSendable<Env>,
         input: Input,
+        actor: any Actor,
         isolation: isolated (any Actor)?
     ) async {
+        // Safety: see `_AssumedSendable`; `env` stays on `actor`, the run's
+        // isolation, unless `Env` is `Sendable`.
+        nonisolated(unsafe) let env = env.value
         do {
-            try await body(env, input, isolation)
+            try await body(env, input, actor)
             finished()
         } catch {
             ended(error)

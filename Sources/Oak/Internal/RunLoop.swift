@@ -1,6 +1,13 @@
 import Atomics
 import DequeModule
 
+/// Ends the loop when the input was finished (`proxy.finish()`) and every
+/// event has been processed.
+@usableFromInline
+struct _InputFinished: Error {
+    @usableFromInline init() {}
+}
+
 extension BaseTransducer {
     /// The run loop shared by every `run` overload.
     ///
@@ -41,9 +48,25 @@ extension BaseTransducer {
         }
         switch result {
         case .success(let lastOutput):
-            await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
-            if let lastOutput { return lastOutput }
-            if let none = () as? Output { return none }
+            if let lastOutput {
+                await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
+                return lastOutput
+            }
+            // A terminal initial state without an initial output.
+            if !E.deliversOutput, let none = () as? Output {
+                await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
+                return none
+            }
+            await finish(channel, taken: unprocessed, error: TransducerError.noOutputProduced, inspection: inspection)
+            throw TransducerError.noOutputProduced
+        case .failure(_ as _InputFinished):
+            // `proxy.finish()` and every buffered event processed, in a state
+            // that is not terminal: there is no final output.
+            if !E.deliversOutput, let none = () as? Output {
+                await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
+                return none
+            }
+            await finish(channel, taken: unprocessed, error: TransducerError.noOutputProduced, inspection: inspection)
             throw TransducerError.noOutputProduced
         case .failure(let error):
             await finish(channel, taken: unprocessed, error: error, inspection: inspection)
@@ -72,6 +95,10 @@ extension BaseTransducer {
         var pendingAck: _EventChannel<Event>.Ack?
         var batch = Deque<_EventChannel<Event>.Element>()
         do {
+            if E.deliversOutput, let initial = initialOutput(initialState: carrier.state) {
+                try await deliverInitialOutput(initial, to: output, inspection: inspection, isolation: isolation)
+                lastOutput = initial
+            }
             if !carrier.state.isTerminal {
                 runLoop: while true {
                     if batch.isEmpty || channel.isStopRequested {
@@ -84,6 +111,8 @@ extension BaseTransducer {
                         case .empty:
                             await channel.waitForActivity(isolation: isolation)
                             continue runLoop
+                        case .drained:
+                            throw _InputFinished()
                         }
                     }
                     guard let element = batch.popFirst() else { continue runLoop }
@@ -101,10 +130,10 @@ extension BaseTransducer {
                         let (effect, out) = carrier.mutate { E.step(&$0, event) }
                         if let inspection {
                             inspection.record(InspectionRecord<Self>.state(carrier.state))
-                            inspection.record(InspectionRecord<Self>.output(out))
+                            if E.deliversOutput { inspection.record(InspectionRecord<Self>.output(out)) }
                         }
-                        if try !output._sendSynchronously(out) {
-                            try await output.send(out, isolated: isolation)
+                        if E.deliversOutput, try !output._sendSynchronously(out) {
+                            try await output._send(out, isolation: isolation)
                         }
                         lastOutput = out
 
@@ -149,6 +178,20 @@ extension BaseTransducer {
             return (.failure(error), batch)
         }
         return (.success(lastOutput), batch)
+    }
+
+    /// Delivers the initial output (``BaseTransducer/initialOutput(initialState:)``)
+    /// before the first event; out of line, since most transducers have none.
+    @usableFromInline
+    static func deliverInitialOutput<Out: Subject>(
+        _ initial: Output, to output: Out, inspection: _RunInspection?, isolation: isolated (any Actor)?
+    ) async throws where Out.Value == Output {
+        inspection?.record(InspectionRecord<Self>.output(initial))
+        // Safety: the loop keeps the initial output only to return it.
+        nonisolated(unsafe) let value = initial
+        if try !output._sendSynchronously(value) {
+            try await output._send(value, isolation: isolation)
+        }
     }
 
     /// Executes the effect of the update that reached a terminal state; the

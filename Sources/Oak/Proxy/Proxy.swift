@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import struct FoundationEssentials.UUID
+#else
+import struct Foundation.UUID
+#endif
+
 /// The buffered event channel of a running transducer.
 ///
 /// Create a proxy, start the transducer with it and send events:
@@ -15,9 +21,10 @@
 /// and enqueues nothing; after the run has ended it throws
 /// ``TransducerError/terminated``. A proxy belongs to one run: a second `run`
 /// with the same proxy throws ``TransducerError/proxyAlreadyInUse``.
-public final class Proxy<Event>: TransducerProxy {
-    /// The default capacity of the event buffer: 256 events.
-    public static var defaultBufferSize: Int { 256 }
+public final class Proxy<Event>: TransducerProxy, _ChannelProxy {
+    /// The default capacity of the event buffer: 8 events, as in Oak. Pass a
+    /// larger `bufferSize` for producers that send in bursts.
+    public static var defaultBufferSize: Int { 8 }
 
     /// The channel shared with the run loop (implementation detail).
     public let _channel: _EventChannel<Event>
@@ -38,35 +45,53 @@ public final class Proxy<Event>: TransducerProxy {
         }
     }
 
+    /// Creates a proxy with a buffer of ``defaultBufferSize`` events.
+    public convenience init() {
+        self.init(bufferSize: Proxy.defaultBufferSize, initialEvent: nil)
+    }
+
+    /// Identifies this proxy; created on first use.
+    public var id: UUID { _channel.id }
+
     /// The send-only handle of this proxy.
     public var input: Input { Input(channel: _channel) }
 
     /// Enqueues `event` for processing by the run.
     ///
     /// - Throws: ``TransducerError/bufferFull`` when the buffer is full,
-    ///   ``TransducerError/terminated`` when the run has ended,
-    ///   ``TransducerError/invalidBufferSize(_:)`` when the proxy was created
-    ///   with a non-positive buffer size. The event is not enqueued then.
+    ///   ``TransducerError/terminated`` when the run has ended (or the input
+    ///   was finished), ``TransducerError/invalidBufferSize(_:)`` when the
+    ///   proxy was created with a non-positive buffer size. The event is not
+    ///   enqueued then.
     /// - Complexity: O(1), one uncontended lock.
     @inlinable
     public func send(_ event: sending Event) throws(TransducerError) {
         try _channel.send(event, ack: nil)
     }
 
-    /// Ends the run with ``TransducerError/cancelled``.
-    public func cancel() {
-        _channel.stop(.cancelled)
+    /// Ends the run by throwing `error`, or ``TransducerError/cancelled``
+    /// when `error` is `nil`. Every running operation is cancelled before
+    /// `run` returns. Cancelling again, or after the run has ended, does
+    /// nothing.
+    public func cancel(with error: (any Error)? = nil) {
+        _channel.stop(error.map { .failed($0) } ?? .cancelled)
     }
 
-    /// Ends the run by throwing `error`.
-    public func cancel(with error: some Error) {
-        _channel.stop(.failed(error))
+    /// Closes the input: later sends throw ``TransducerError/terminated``.
+    /// The run goes on with the events already buffered and ends when they
+    /// have been processed (or earlier, on a terminal state). A run that
+    /// ends this way in a state that is not terminal has no final output:
+    /// it throws ``TransducerError/noOutputProduced``, except for an
+    /// ``EffectTransducer`` whose `update` returns only an effect, whose run
+    /// returns normally.
+    public func finish() {
+        _channel.finishInput()
     }
 
     /// The send-only handle of a ``Proxy``: it can send events but not cancel
     /// the run. Operations receive one; give it to any component that produces
     /// events.
-    public struct Input: Sendable {
+    public struct Input: BufferedTransducerInput {
         @usableFromInline
         let channel: _EventChannel<Event>
 

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import struct FoundationEssentials.UUID
+#else
+import struct Foundation.UUID
+#endif
+
 /// An event channel whose `send` suspends until the event has been processed:
 /// its `update` has run and its output was delivered.
 ///
@@ -10,12 +16,22 @@
 ///     // …
 /// }
 /// let proxy = Pipeline.Proxy()
-/// try await proxy.send(.chunk(data)) // returns once `.chunk` was processed
+/// await proxy.send(.chunk(data)) // returns once `.chunk` was processed
 /// ```
 ///
-/// Senders still share a bounded buffer: with more concurrent senders than
-/// `bufferSize`, `send` throws ``TransducerError/bufferFull``.
-public final class SyncSuspendingProxy<Event>: TransducerProxy {
+/// ## Two ways to send
+///
+/// - ``send(_:)`` is Oak's form: it never throws. When the proxy's buffer of
+///   waiting senders is full it waits for room; when the run has ended (or
+///   ends while it waits) the event is not processed and `send` returns, with
+///   a log message at `notice` level. Use it where an event may be lost
+///   when the run is over, such as a view sending intents.
+/// - ``checkedSend(_:)`` reports what happened: it throws
+///   ``TransducerError/terminated`` when the run has ended or ends before the
+///   event was processed, and ``TransducerError/bufferFull`` when more than
+///   `bufferSize` senders wait. Use it in producers that must know that each
+///   event was processed (pipelines, imports, tests).
+public final class SyncSuspendingProxy<Event>: TransducerProxy, _ChannelProxy {
     /// The channel shared with the run loop (implementation detail).
     public let _channel: _EventChannel<Event>
 
@@ -24,39 +40,80 @@ public final class SyncSuspendingProxy<Event>: TransducerProxy {
     /// - Parameter bufferSize: How many events may wait; at least 1. A
     ///   non-positive size makes `run` and `send` throw
     ///   ``TransducerError/invalidBufferSize(_:)``.
-    public init(bufferSize: Int = Proxy<Event>.defaultBufferSize) {
+    public init(bufferSize: Int) {
         _channel = _EventChannel(bufferSize: bufferSize)
     }
+
+    /// Creates a proxy with room for ``Proxy/defaultBufferSize`` waiting
+    /// senders.
+    public convenience init() {
+        self.init(bufferSize: Proxy<Event>.defaultBufferSize)
+    }
+
+    /// Identifies this proxy; created on first use.
+    public var id: UUID { _channel.id }
 
     /// The send-only handle of this proxy.
     public var input: Input { Input(channel: _channel) }
 
     /// Sends `event` and suspends until the transducer has processed it.
     ///
-    /// - Throws: ``TransducerError/bufferFull``,
-    ///   ``TransducerError/terminated`` (also when the run ends before the
-    ///   event was processed), ``TransducerError/invalidBufferSize(_:)``.
-    public func send(_ event: sending Event) async throws(TransducerError) {
+    /// Never throws: when too many senders wait, it waits for room; when the
+    /// run has ended, or ends before the event was processed, the event is
+    /// dropped (logged at `notice` level) and `send` returns. Use
+    /// ``checkedSend(_:)`` to learn about either.
+    public func send(_ event: sending Event) async {
+        await _channel.sendAndWaitReportingNothing(event)
+    }
+
+    /// Sends the events `events` make, one after another, each once the
+    /// previous one has been processed; see ``send(_:)``.
+    ///
+    /// ```swift
+    /// await proxy.send(events: { .start }, { .next }, { .stop })
+    /// ```
+    public func send(events: (() -> Event)...) async {
+        for event in events {
+            await _channel.sendAndWaitReportingNothing(event())
+        }
+    }
+
+    /// Sends `event` and suspends until the transducer has processed it,
+    /// reporting every way the event can fail to be processed.
+    ///
+    /// - Throws: ``TransducerError/bufferFull`` when `bufferSize` senders
+    ///   already wait, ``TransducerError/terminated`` when the run has ended
+    ///   or ends before the event was processed,
+    ///   ``TransducerError/invalidBufferSize(_:)``.
+    public func checkedSend(_ event: sending Event) async throws(TransducerError) {
         try await _channel.sendAndWait(event)
     }
 
-    /// Ends the run with ``TransducerError/cancelled``.
-    public func cancel() {
-        _channel.stop(.cancelled)
+    /// Ends the run by throwing `error`, or ``TransducerError/cancelled``
+    /// when `error` is `nil`; see ``Proxy/cancel(with:)``.
+    public func cancel(with error: (any Error)? = nil) {
+        _channel.stop(error.map { .failed($0) } ?? .cancelled)
     }
 
-    /// Ends the run by throwing `error`.
-    public func cancel(with error: some Error) {
-        _channel.stop(.failed(error))
+    /// Closes the input; the run ends once the events already waiting have
+    /// been processed. See ``Proxy/finish()``.
+    public func finish() {
+        _channel.finishInput()
     }
 
     /// The send-only handle of a ``SyncSuspendingProxy``.
-    public struct Input: Sendable {
+    public struct Input: SyncSuspendingTransducerInput {
         let channel: _EventChannel<Event>
 
         /// Sends `event` and suspends until the transducer has processed it;
         /// see ``SyncSuspendingProxy/send(_:)``.
-        public func send(_ event: sending Event) async throws(TransducerError) {
+        public func send(_ event: sending Event) async {
+            await channel.sendAndWaitReportingNothing(event)
+        }
+
+        /// Sends `event` and suspends until the transducer has processed it,
+        /// reporting failures; see ``SyncSuspendingProxy/checkedSend(_:)``.
+        public func checkedSend(_ event: sending Event) async throws(TransducerError) {
             try await channel.sendAndWait(event)
         }
     }

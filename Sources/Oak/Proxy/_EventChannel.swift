@@ -2,6 +2,12 @@ import Atomics
 import DequeModule
 import Logging
 
+#if canImport(FoundationEssentials)
+import struct FoundationEssentials.UUID
+#else
+import struct Foundation.UUID
+#endif
+
 /// The state shared by a proxy, its inputs, the run loop and the operation
 /// tasks of one run: the bounded FIFO event buffer, the end-of-run request,
 /// the parked run loop, and the registry of running operations.
@@ -52,12 +58,20 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     @usableFromInline
     struct State {
         @usableFromInline var buffer: Deque<Element> = []
+        /// Suspended senders (``SyncSuspendingProxy/send(_:)``) that found the
+        /// buffer full and wait for room, in the order they came; moved into
+        /// the buffer by `refill` as room appears.
+        @usableFromInline var overflow: Deque<Element> = []
         /// Set once a run has attached: a proxy serves one run only.
         @usableFromInline var isAttached = false
         /// Set when the input no longer accepts events.
         @usableFromInline var isClosed = false
         /// Set when the run has ended; later stop requests are ignored.
         @usableFromInline var isFinished = false
+        /// Set by `finish()`: the run ends once the buffer has drained.
+        @usableFromInline var isInputFinished = false
+        /// The proxy's identifier, made on first use.
+        @usableFromInline var id: UUID?
         @usableFromInline var stop: Stop?
         /// The run loop, parked while the buffer is empty.
         @usableFromInline var waiter: UnsafeContinuation<Void, Never>?
@@ -81,6 +95,8 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         case filled
         case stop(Stop)
         case empty
+        /// The input was finished and every event has been taken.
+        case drained
     }
 
     /// How many events the run loop takes per lock at most. Small enough
@@ -142,7 +158,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         let capacity = self.capacity
         let outcome = state.withLock { state -> SendOutcome in
             if state.isClosed { return .failed(.terminated) }
-            guard state.buffer.count + takenCount < capacity else {
+            guard state.buffer.count + takenCount < capacity, state.overflow.isEmpty else {
                 return .failed(capacity > 0 ? .bufferFull : .invalidBufferSize(capacity))
             }
             state.buffer.append(Element(event: event, ack: ack))
@@ -159,6 +175,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     }
 
     /// Enqueues `event` and suspends until the run loop has processed it.
+    /// Throws ``TransducerError/bufferFull`` when the buffer is full.
     func sendAndWait(_ event: sending Event) async throws(TransducerError) {
         // Safety: the closure below runs exactly once, synchronously, and is
         // the only user of `event`, which the caller gave up (`sending`).
@@ -175,6 +192,75 @@ public final class _EventChannel<Event>: @unchecked Sendable {
             throw error
         } catch {
             throw .terminated
+        }
+    }
+
+    /// Enqueues `event` and suspends until the run loop has processed it,
+    /// waiting for room when the buffer is full. When the event cannot be
+    /// processed (the run has ended or ends first) it logs why and returns:
+    /// the non-throwing `send` of ``SyncSuspendingProxy``.
+    func sendAndWaitReportingNothing(_ event: sending Event) async {
+        nonisolated(unsafe) let event = event
+        do {
+            try await withUnsafeThrowingContinuation { (ack: Ack) in
+                if let error = self.enqueueWaitingForRoom(event, ack: ack) {
+                    ack.resume(throwing: error)
+                }
+            }
+        } catch {
+            logger.notice(
+                "An event sent with SyncSuspendingProxy.send(_:) was not processed; use checkedSend(_:) to be told.",
+                metadata: ["event": "\(Event.self)", "reason": "\(error)"])
+        }
+    }
+
+    /// Enqueues `event` with its sender's continuation, in the overflow
+    /// queue when the buffer is full; returns why it could not.
+    private func enqueueWaitingForRoom(_ event: sending Event, ack: Ack) -> TransducerError? {
+        let capacity = self.capacity
+        nonisolated(unsafe) let event = event
+        let outcome = state.withLock { state -> SendOutcome in
+            if state.isClosed { return .failed(.terminated) }
+            if capacity <= 0 { return .failed(.invalidBufferSize(capacity)) }
+            if state.buffer.count + takenCount < capacity, state.overflow.isEmpty {
+                state.buffer.append(Element(event: event, ack: ack))
+            } else {
+                state.overflow.append(Element(event: event, ack: ack))
+            }
+            let waiter = state.waiter
+            state.waiter = nil
+            return .enqueued(waiter)
+        }
+        switch outcome {
+        case .enqueued(let waiter):
+            waiter?.resume()
+            return nil
+        case .failed(let error):
+            return error
+        }
+    }
+
+    /// Closes the input and lets the run end once the buffer has drained
+    /// (`proxy.finish()`). Does nothing once the input is closed.
+    func finishInput() {
+        let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+            guard !state.isClosed else { return nil }
+            state.isClosed = true
+            state.isInputFinished = true
+            let waiter = state.waiter
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// The proxy's identifier, made on first use.
+    var id: UUID {
+        state.withLock { state in
+            if let id = state.id { return id }
+            let id = UUID()
+            state.id = id
+            return id
         }
     }
 
@@ -220,7 +306,8 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     func refill(_ batch: inout Deque<Element>) -> Refill {
         state.withLock { state in
             if let stop = state.stop { return .stop(stop) }
-            if state.buffer.isEmpty { return .empty }
+            if !state.overflow.isEmpty { Self.admitWaitingSenders(&state, capacity: capacity) }
+            if state.buffer.isEmpty { return state.isInputFinished ? .drained : .empty }
             if state.buffer.count <= Self.batchSize {
                 swap(&batch, &state.buffer)
             } else {
@@ -234,6 +321,15 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         }
     }
 
+    /// Moves senders waiting in `overflow` into the buffer while it has room.
+    /// Called by `refill`, when the loop has no taken events.
+    @usableFromInline
+    static func admitWaitingSenders(_ state: inout State, capacity: Int) {
+        while state.buffer.count < capacity, let element = state.overflow.popFirst() {
+            state.buffer.append(element)
+        }
+    }
+
     /// Parks the run loop until an event or a stop request arrives. Task
     /// cancellation arrives as a stop request (`Stop.taskCancelled`), raised
     /// by the cancellation handler that `run` installs.
@@ -241,7 +337,9 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     func waitForActivity(isolation: isolated (any Actor)? = #isolation) async {
         await withUnsafeContinuation(isolation: isolation) { (waiter: UnsafeContinuation<Void, Never>) in
             let resumeNow = state.withLock { state in
-                if !state.buffer.isEmpty || state.stop != nil { return true }
+                if !state.buffer.isEmpty || !state.overflow.isEmpty || state.stop != nil || state.isInputFinished {
+                    return true
+                }
                 state.waiter = waiter
                 return false
             }
@@ -272,7 +370,9 @@ public final class _EventChannel<Event>: @unchecked Sendable {
             var unprocessed: [Element] = []
             if !taken.isEmpty { unprocessed.append(contentsOf: taken) }
             if !state.buffer.isEmpty { unprocessed.append(contentsOf: state.buffer) }
+            if !state.overflow.isEmpty { unprocessed.append(contentsOf: state.overflow) }
             state.buffer = []
+            state.overflow = []
             return (tasks, unprocessed)
         }
     }

@@ -7,50 +7,44 @@
 /// try await CounterTransducer.run(initialState: state, proxy: proxy, output: output)
 /// ```
 ///
-/// The closure inherits the isolation of the place where it is written,
-/// like the closure of a `Task`: in a `@MainActor` view or model it may use
-/// main-actor state. A synchronous closure is called directly, inside the
-/// computation cycle, with no suspension; an `async` closure is awaited on
-/// its own isolation (back pressure).
+/// The closure takes the isolation of the place where it is written:
+/// written in a `@MainActor` view or model it runs on the main actor and may
+/// use main-actor state; written in an actor method, it runs on that actor;
+/// written in `nonisolated` code, it runs on no actor. Annotate it to choose
+/// (`Callback { @MainActor value in … }`). `run` awaits each call
+/// (back pressure); when the closure's isolation is the run's, no hop
+/// happens. An error the closure throws fails the run.
 ///
-/// A `Callback` is not `Sendable`: hand it to a `run` on the isolation where
-/// it was created.
-public struct Callback<Value>: Subject {
+/// A `Callback` is `Sendable`: create it anywhere and hand it to any run.
+public struct Callback<Value>: Subject, Sendable {
     @usableFromInline
-    enum Kind {
-        case sync((Value) -> Void)
-        case async(@isolated(any) (Value) async throws -> Void)
+    let callback: @Sendable @isolated(any) (sending Value) async throws -> Void
+
+    #if compiler(>=6.2)
+    /// Creates a callback from a closure that `run` awaits for every output.
+    /// The closure runs on the isolation of the place where it is written.
+    public init(
+        @_inheritActorContext(always) _ callback: @Sendable @escaping @isolated(any) (Value) async throws -> Void
+    ) {
+        self.callback = callback
     }
-
-    @usableFromInline
-    let kind: Kind
-
-    /// Creates a callback from a synchronous closure, called for every output
-    /// on the isolation of `run`.
-    public init(_ callback: @escaping (Value) -> Void) {
-        kind = .sync(callback)
+    #else
+    /// Creates a callback from a closure that `run` awaits for every output.
+    /// The closure runs on the isolation of the place where it is written.
+    public init(@_inheritActorContext _ callback: @Sendable @escaping @isolated(any) (Value) async throws -> Void) {
+        self.callback = callback
     }
+    #endif
 
-    /// Creates a callback from an asynchronous closure; `run` awaits each call.
-    /// An error it throws fails the run.
-    public init(_ callback: @escaping @isolated(any) (Value) async throws -> Void) {
-        kind = .async(callback)
-    }
-
-    /// Calls the closure with `value`.
+    /// Calls the closure with `value` and awaits it.
     @inlinable
-    public func send(_ value: sending Value, isolated: isolated (any Actor)? = #isolation) async throws {
-        switch kind {
-        case .sync(let callback): callback(value)
-        case .async(let callback): try await callback(value)
-        }
+    public func send(_ value: sending Value, isolated: isolated any Actor = #isolation) async throws {
+        try await callback(value)
     }
 
-    /// Calls a synchronous closure at once; returns `false` for an async one.
+    /// Calls the closure with `value` and awaits it; no actor is needed.
     @inlinable
-    public func _sendSynchronously(_ value: Value) throws -> Bool {
-        guard case .sync(let callback) = kind else { return false }
-        callback(value)
-        return true
+    public func _send(_ value: sending Value, isolation: isolated (any Actor)?) async throws {
+        try await callback(value)
     }
 }

@@ -7,9 +7,13 @@ public struct NoCallback<Value>: Subject, Sendable {
 
     /// Does nothing.
     @inlinable
-    public func send(_ value: sending Value, isolated: isolated (any Actor)? = #isolation) async throws {}
+    public func send(_ value: sending Value, isolated: isolated any Actor = #isolation) async {}
 
     /// Does nothing and returns `true`.
     @inlinable
     public func _sendSynchronously(_ value: Value) throws -> Bool { true }
+
+    /// Does nothing.
+    @inlinable
+    public func _send(_ value: sending Value, isolation: isolated (any Actor)?) async {}
 }

@@ -1,8 +1,7 @@
 /// A finite-state transducer whose `update` also returns an ``Effect``: side
 /// work that the runtime executes with an environment `Env`.
 ///
-/// `update` returns either `Self.Effect?` (no output) or
-/// `(Self.Effect?, Output)`:
+/// `update` returns either `Effect?` (no output) or `(Effect?, Output)`:
 ///
 /// ```swift
 /// enum Loader: EffectTransducer {
@@ -12,7 +11,7 @@
 ///     enum Event { case start, loaded(String) }
 ///     struct Env: Sendable { var load: @Sendable () async throws -> String }
 ///
-///     static func update(_ state: inout State, event: Event) -> Self.Effect? {
+///     static func update(_ state: inout State, event: Event) -> Effect? {
 ///         switch (state, event) {
 ///         case (.idle, .start):
 ///             state = .loading
@@ -26,7 +25,11 @@
 ///     }
 /// }
 /// ```
-public protocol EffectTransducer: BaseTransducer {
+///
+/// Inside the conforming type, `Effect`, `Self.Effect` and `Oak.Effect<Self>`
+/// all name the effect type, ``TransducerEffect``; generic code writes
+/// `T.Effect`.
+public protocol EffectTransducer: BaseTransducer where Effect == TransducerEffect<Self> {
     /// The state; may be inferred from ``update(_:event:)``.
     associatedtype State
     /// The events; may be inferred from ``update(_:event:)``.
@@ -34,10 +37,10 @@ public protocol EffectTransducer: BaseTransducer {
     /// The dependencies effects receive (services, clocks, configuration).
     associatedtype Env = Void
     /// The value each update produces: `Void` (the default) when `update`
-    /// returns only `Self.Effect?`. Declare it (`typealias Output = Int`) when
-    /// `update` returns `(Self.Effect?, Output)`.
+    /// returns only `Effect?`. Declare it (`typealias Output = Int`) when
+    /// `update` returns `(Effect?, Output)`.
     associatedtype Output = Void
-    /// What `update` returns: `Self.Effect?`, or `(Self.Effect?, Output)`.
+    /// What `update` returns: `Effect?`, or `(Effect?, Output)`.
     associatedtype TransducerOutput
 
     /// Computes the next state, the effect to execute and (optionally) the
@@ -49,125 +52,90 @@ public protocol EffectTransducer: BaseTransducer {
     /// for both forms of `update`; do not implement it.
     static func _split(_ result: TransducerOutput) -> (TransducerEffect<Self>?, Output)
 
-    /// The effect type of this transducer: write `Effect` or `Self.Effect`
-    /// inside the conforming type.
-    typealias Effect = TransducerEffect<Self>
+    /// Whether a run delivers outputs to its output subject: `false` when
+    /// `update` returns only `Effect?` (there is no output to deliver).
+    /// Provided by Oak for both forms of `update`; do not implement it.
+    static var _deliversOutput: Bool { get }
 }
 
 extension EffectTransducer where TransducerOutput == TransducerEffect<Self>?, Output == Void {
     /// `update` returns only an effect: the output is `Void`.
     @inlinable
     public static func _split(_ result: TransducerOutput) -> (TransducerEffect<Self>?, Output) { (result, ()) }
+
+    /// `false`: a transducer whose `update` returns only an effect has no
+    /// output to deliver.
+    @inlinable
+    public static var _deliversOutput: Bool { false }
 }
 
 extension EffectTransducer where TransducerOutput == (TransducerEffect<Self>?, Output) {
     /// `update` returns an effect and an output.
     @inlinable
     public static func _split(_ result: TransducerOutput) -> (TransducerEffect<Self>?, Output) { result }
+
+    /// `true`: every update's output is delivered.
+    @inlinable
+    public static var _deliversOutput: Bool { true }
 }
 
 extension EffectTransducer {
-    /// Runs the transducer until its state is terminal.
-    ///
-    /// For every event: `update` runs, its output is delivered to `output`
-    /// (awaited), then its effect is executed. The loop and every action run
-    /// on the caller's isolation (`isolated`); operations run in tasks the
-    /// run manages and cancels when it ends.
-    ///
-    /// - Parameters:
-    ///   - initialState: The state to start from. If it is already terminal,
-    ///     `run` returns at once.
-    ///   - proxy: The event channel; it must not have been used by another run.
-    ///   - env: The environment effects receive.
-    ///   - output: Receives every output; `run` awaits each delivery.
-    ///   - isolated: The isolation the run executes on. Leave it out: it
-    ///     defaults to the caller's isolation (`#isolation`).
-    /// - Returns: The output of the update that reached the terminal state.
-    /// - Throws: ``TransducerError/cancelled`` after `proxy.cancel()`,
-    ///   `CancellationError` when the calling task is cancelled, the error of
-    ///   a failed operation or action, ``TransducerError/proxyAlreadyInUse``,
-    ///   ``TransducerError/noOutputProduced``.
-    @discardableResult
+    /// Calls ``update(_:event:)`` and returns its effect and output as a
+    /// pair, whichever form `update` has: the step the run loop takes for
+    /// every event, for tests and tools that drive a transducer by hand.
     @inlinable
-    public static func run(
-        initialState: State,
-        proxy: Proxy,
-        env: Env,
-        output: some Subject<Output>,
-        isolated: isolated (any Actor)? = #isolation
-    ) async throws -> Output {
-        return try await _run(
-            carrier: _LocalState(initialState), proxy: proxy, env: env, output: output,
-            effectType: TransducerEffect<Self>.self, isolation: isolated)
+    public static func compute(_ state: inout State, event: Event) -> (Effect?, Output) {
+        _split(update(&state, event: event))
+    }
+}
+
+// MARK: - Action factories
+
+extension EffectTransducer where Env: Sendable {
+    /// An action on a global actor or an isolation of its own that returns
+    /// the next event; the same as `Effect(action:)`, written unqualified
+    /// inside `update`:
+    ///
+    /// ```swift
+    /// return action { @MainActor env in .didConfigure(env.configure()) }
+    /// ```
+    @inlinable
+    public static func action(
+        _ action: @Sendable @escaping @isolated(any) (Env) async throws -> sending Event
+    ) -> TransducerEffect<Self> {
+        TransducerEffect(action: action)
     }
 
-    /// Runs the transducer until its state is terminal, ignoring outputs;
-    /// see ``run(initialState:proxy:env:output:isolated:)``.
-    @discardableResult
+    /// An action on a global actor or an isolation of its own that returns
+    /// several events, processed in order and depth first.
     @inlinable
-    public static func run(
-        initialState: State,
-        proxy: Proxy,
-        env: Env,
-        isolated: isolated (any Actor)? = #isolation
-    ) async throws -> Output {
-        try await run(initialState: initialState, proxy: proxy, env: env, output: NoCallback(), isolated: isolated)
-    }
-
-    /// Runs the transducer against state owned by a host: `storage.value` is
-    /// read as the initial state and written after every update. See
-    /// ``run(initialState:proxy:env:output:isolated:)``.
-    @discardableResult
-    @inlinable
-    public static func run(
-        storage: some Storage<State>,
-        proxy: Proxy,
-        env: Env,
-        output: some Subject<Output>,
-        isolated: isolated (any Actor)? = #isolation
-    ) async throws -> Output {
-        return try await _run(
-            carrier: _HostState(storage), proxy: proxy, env: env, output: output,
-            effectType: TransducerEffect<Self>.self, isolation: isolated)
+    public static func action(
+        _ action: @Sendable @escaping @isolated(any) (Env) async throws -> sending [Event]
+    ) -> TransducerEffect<Self> {
+        TransducerEffect(action: action)
     }
 }
 
 extension EffectTransducer {
-    /// Runs the transducer against state owned by a host, ignoring outputs;
-    /// see ``run(storage:proxy:env:output:isolated:)``.
-    @discardableResult
+    /// An action on the isolation of `run` that returns the next event; the
+    /// same as `Effect(isolatedAction:)`, written unqualified inside `update`:
+    ///
+    /// ```swift
+    /// return action(isolatedAction: { env, isolated in .didConfigure(env.configure()) })
+    /// ```
     @inlinable
-    public static func run(
-        storage: some Storage<State>,
-        proxy: Proxy,
-        env: Env,
-        isolated: isolated (any Actor)? = #isolation
-    ) async throws -> Output {
-        try await run(storage: storage, proxy: proxy, env: env, output: NoCallback(), isolated: isolated)
-    }
-}
-
-extension EffectTransducer where Env == Void {
-    /// Runs a transducer whose effects need no environment.
-    @discardableResult
-    @inlinable
-    public static func run(
-        initialState: State,
-        proxy: Proxy,
-        output: some Subject<Output>,
-        isolated: isolated (any Actor)? = #isolation
-    ) async throws -> Output {
-        try await run(initialState: initialState, proxy: proxy, env: (), output: output, isolated: isolated)
+    public static func action(
+        isolatedAction action: @Sendable @escaping (Env, isolated any Actor) async throws -> sending Event
+    ) -> TransducerEffect<Self> {
+        TransducerEffect(isolatedAction: action)
     }
 
-    /// Runs a transducer whose effects need no environment, ignoring outputs.
-    @discardableResult
+    /// An action on the isolation of `run` that returns several events,
+    /// processed in order and depth first.
     @inlinable
-    public static func run(
-        initialState: State,
-        proxy: Proxy,
-        isolated: isolated (any Actor)? = #isolation
-    ) async throws -> Output {
-        try await run(initialState: initialState, proxy: proxy, env: (), output: NoCallback(), isolated: isolated)
+    public static func action(
+        isolatedAction action: @Sendable @escaping (Env, isolated any Actor) async throws -> sending [Event]
+    ) -> TransducerEffect<Self> {
+        TransducerEffect(isolatedAction: action)
     }
 }

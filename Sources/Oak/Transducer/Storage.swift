@@ -1,7 +1,7 @@
 /// Storage for the state of a transducer, supplied by a host.
 ///
 /// A host (for example ``ObservableTransducer`` or a custom actor) owns the
-/// state and lets ``Transducer/run(storage:proxy:output:isolated:)`` read it
+/// state and lets `run(storage:proxy:env:output:systemActor:)` read it
 /// and write every new state back, so that the host can observe each change.
 ///
 /// `value` is read and written on the isolation of the caller of `run`; the
@@ -11,4 +11,24 @@ public protocol Storage<Value> {
     associatedtype Value
     /// The current state; `run` writes each new state here after an update.
     var value: Value { get nonmutating set }
+}
+
+/// A property of an object as the storage of a run
+/// (`run(state:host:proxy:output:systemActor:)`).
+@usableFromInline
+struct _KeyPathStorage<Host, Value>: Storage {
+    @usableFromInline let host: Host
+    @usableFromInline let keyPath: ReferenceWritableKeyPath<Host, Value>
+
+    @inlinable
+    init(host: Host, keyPath: ReferenceWritableKeyPath<Host, Value>) {
+        self.host = host
+        self.keyPath = keyPath
+    }
+
+    @inlinable
+    var value: Value {
+        get { host[keyPath: keyPath] }
+        nonmutating set { host[keyPath: keyPath] = newValue }
+    }
 }

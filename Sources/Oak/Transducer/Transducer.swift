@@ -17,8 +17,10 @@
 /// }
 /// ```
 ///
-/// Run it with a proxy: ``run(initialState:proxy:output:isolated:)``.
-public protocol Transducer: BaseTransducer {
+/// Run it with ``run(initialState:proxy:output:systemActor:)``. A pure
+/// transducer has no effects and no environment: its `Effect` is `Never`
+/// and its `Env` is `Void`.
+public protocol Transducer: BaseTransducer where Effect == Never, Env == Void {
     /// The state; may be inferred from ``update(_:event:)``.
     associatedtype State
     /// The events; may be inferred from ``update(_:event:)``.
@@ -32,78 +34,153 @@ public protocol Transducer: BaseTransducer {
 }
 
 extension Transducer {
+    /// Calls ``update(_:event:)`` and returns its output with no effect: the
+    /// step the run loop takes for every event, for tests and tools that
+    /// drive a transducer by hand.
+    @inlinable
+    public static func compute(_ state: inout State, event: Event) -> (Effect?, Output) {
+        (nil, update(&state, event: event))
+    }
+}
+
+extension Transducer {
     /// Runs the transducer until its state is terminal, delivering every
     /// output to `output`.
     ///
-    /// The loop executes on the caller's isolation (`isolated`): every
+    /// The loop executes on the caller's isolation (`systemActor`): every
     /// `update` and every output delivery happen there.
+    ///
+    /// ```swift
+    /// let proxy = Counter.Proxy()
+    /// Task { try await Counter.run(initialState: .counting(0), proxy: proxy, output: Callback { print($0) }) }
+    /// ```
     ///
     /// - Parameters:
     ///   - initialState: The state to start from. If it is already terminal,
-    ///     `run` returns at once.
-    ///   - proxy: The event channel; it must not have been used by another run.
-    ///   - output: Receives every output; `run` awaits each delivery.
-    ///   - isolated: The isolation the run executes on. Leave it out: it
-    ///     defaults to the caller's isolation (`#isolation`).
-    /// - Returns: The output of the update that reached the terminal state.
+    ///     `run` returns at once (see the `Throws` section).
+    ///   - proxy: The event channel; it must not have been used by another
+    ///     run. A new ``Proxy`` when left out: then nothing else can send
+    ///     events, which suits a transducer driven by `initialOutput` alone.
+    ///   - env: Always `()`: a pure transducer has no environment. Accepted
+    ///     so that code can call every transducer the same way.
+    ///   - output: Receives every output; `run` awaits each delivery. It
+    ///     first receives ``BaseTransducer/initialOutput(initialState:)``
+    ///     when that is not `nil`.
+    ///   - systemActor: The isolation the run executes on. Leave it out: it
+    ///     defaults to the caller's isolation (`#isolation`), which may be
+    ///     none.
+    /// - Returns: The output of the update that reached the terminal state
+    ///   (or the initial output, when the initial state is terminal).
     /// - Throws: ``TransducerError/cancelled`` after `proxy.cancel()`,
     ///   `CancellationError` when the calling task is cancelled,
     ///   ``TransducerError/proxyAlreadyInUse``,
-    ///   ``TransducerError/noOutputProduced`` when the initial state is
-    ///   terminal and `Output` is not `Void`, or the error an output delivery
-    ///   throws.
+    ///   ``TransducerError/noOutputProduced`` when the run ends without a
+    ///   final output (a terminal initial state and no initial output, or a
+    ///   finished input), or the error an output delivery throws.
     @discardableResult
     @inlinable
     public static func run(
         initialState: State,
-        proxy: Proxy,
+        proxy: Proxy = Proxy(),
+        env: Env = (),
         output: some Subject<Output>,
-        isolated: isolated (any Actor)? = #isolation
+        systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        return try await _run(
-            carrier: _LocalState(initialState), proxy: proxy, env: (), output: output, effectType: _NoEffect<Self>.self,
-            isolation: isolated)
+        try await _run(
+            carrier: _LocalState(initialState), proxy: proxy, env: (), output: output,
+            effectType: _NoEffect<Self>.self, isolation: systemActor)
     }
 
-    /// Runs the transducer until its state is terminal; see
-    /// ``run(initialState:proxy:output:isolated:)``.
+    /// Runs the transducer until its state is terminal, ignoring outputs;
+    /// see the overload whose `systemActor` is optional.
     @discardableResult
     @inlinable
     public static func run(
         initialState: State,
-        proxy: Proxy,
-        isolated: isolated (any Actor)? = #isolation
+        proxy: Proxy = Proxy(),
+        systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        try await run(initialState: initialState, proxy: proxy, output: NoCallback(), isolated: isolated)
+        try await _run(
+            carrier: _LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
+            effectType: _NoEffect<Self>.self, isolation: systemActor)
     }
 
     /// Runs the transducer against state owned by a host: `storage.value` is
     /// read as the initial state and written after every update.
     ///
     /// Hosts such as ``ObservableTransducer`` use this overload; write your
-    /// own host (a terminal front end, a server actor) the same way.
+    /// own host (a terminal front end, a server actor) the same way. See
+    /// the overload whose `systemActor` is optional
+    /// for the parameters.
     @discardableResult
     @inlinable
     public static func run(
         storage: some Storage<State>,
-        proxy: Proxy,
+        proxy: Proxy = Proxy(),
+        env: Env = (),
         output: some Subject<Output>,
-        isolated: isolated (any Actor)? = #isolation
+        systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        return try await _run(
-            carrier: _HostState(storage), proxy: proxy, env: (), output: output, effectType: _NoEffect<Self>.self,
-            isolation: isolated)
+        try await _run(
+            carrier: _HostState(storage), proxy: proxy, env: (), output: output,
+            effectType: _NoEffect<Self>.self, isolation: systemActor)
     }
 
     /// Runs the transducer against state owned by a host, ignoring outputs;
-    /// see ``run(storage:proxy:output:isolated:)``.
+    /// see the overload of `run(storage:proxy:env:output:systemActor:)` whose `systemActor` is optional.
     @discardableResult
     @inlinable
     public static func run(
         storage: some Storage<State>,
-        proxy: Proxy,
+        proxy: Proxy = Proxy(),
+        systemActor: isolated (any Actor)? = #isolation
+    ) async throws -> Output {
+        try await _run(
+            carrier: _HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
+            effectType: _NoEffect<Self>.self, isolation: systemActor)
+    }
+
+    /// Runs the transducer against the state kept in property `state` of
+    /// the object `host` (an actor, or a class on the caller's isolation):
+    /// the property is read as the initial state and written after every
+    /// update.
+    ///
+    /// ```swift
+    /// actor CounterHost {
+    ///     var state = Counter.State.counting(0)
+    ///     func start(proxy: Counter.Proxy) async throws {
+    ///         try await Counter.run(state: \.state, host: self, proxy: proxy, output: NoCallback())
+    ///     }
+    /// }
+    /// ```
+    @discardableResult
+    @inlinable
+    public static func run<Host>(
+        state: ReferenceWritableKeyPath<Host, State>,
+        host: Host,
+        proxy: Proxy = Proxy(),
+        output: some Subject<Output>,
+        systemActor: isolated (any Actor)? = #isolation
+    ) async throws -> Output {
+        try await _run(
+            carrier: _HostState(_KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (), output: output,
+            effectType: _NoEffect<Self>.self, isolation: systemActor)
+    }
+
+    /// Runs the transducer against the state kept in property `state` of
+    /// `host`, ignoring outputs; see
+    /// ``run(state:host:proxy:output:systemActor:)``. The isolation
+    /// parameter is labelled `isolated`, as in Oak.
+    @discardableResult
+    @inlinable
+    public static func run<Host>(
+        state: ReferenceWritableKeyPath<Host, State>,
+        host: Host,
+        proxy: Proxy = Proxy(),
         isolated: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        try await run(storage: storage, proxy: proxy, output: NoCallback(), isolated: isolated)
+        try await _run(
+            carrier: _HostState(_KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (),
+            output: NoCallback<Output>(), effectType: _NoEffect<Self>.self, isolation: isolated)
     }
 }

@@ -30,7 +30,7 @@ public enum TransducerError: Error, Hashable, Sendable, CustomStringConvertible 
         case .cancelled:
             "The run was cancelled through its proxy. Create a new proxy to start the transducer again."
         case .bufferFull:
-            "The event buffer of the proxy is full; the event was not enqueued. Send events no faster than the transducer processes them: create the proxy with a larger bufferSize, retry later, or use SyncSuspendingProxy whose send waits until the event is processed."
+            "The event was dropped: the proxy's event buffer is full (the event was not enqueued; nothing already enqueued was lost). Send events no faster than the transducer processes them: create the proxy with a larger bufferSize, retry later, or use SyncSuspendingProxy whose send waits until the event is processed."
         case .terminated:
             "The transducer has ended (terminal state, cancellation or failure) and takes no more events. Start a new run with a new proxy to continue."
         case .invalidBufferSize(let size):

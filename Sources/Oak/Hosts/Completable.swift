@@ -1,0 +1,17 @@
+/// Something that is told once how a piece of work ended: the completion of
+/// a host (``ObservableTransducer/Completion``, `TransducerView.Completion`).
+public protocol Completable<Value, Failure> {
+    /// The value of a successful end.
+    associatedtype Value
+    /// The error of a failed end.
+    associatedtype Failure: Error
+    /// Called exactly once, with how the work ended.
+    func completed(with result: Result<Value, Failure>)
+}
+
+/// A type that can be created without arguments (for example a state with a
+/// natural start value).
+public protocol DefaultInitializable {
+    /// Creates the default value.
+    init()
+}

@@ -1,0 +1,305 @@
+// Transducers declared in the spellings Oak code uses. They live in their own
+// file, apart from the tests that use them, because Swift infers a
+// conformance's associated types differently when the type is first used from
+// another file.
+
+import Oak
+
+/// The Oak README's quick-start counter.
+enum SimpleCounter: Transducer {
+    struct State: NonTerminal {
+        var count: Int = 0
+    }
+
+    static var initialState: State { State() }
+
+    enum Event {
+        case increment
+        case decrement
+    }
+
+    enum Output {
+        case none
+        case value(Int)
+    }
+
+    static func update(_ state: inout State, event: Event) -> Output {
+        switch event {
+        case .increment:
+            state.count += 1
+            return .value(state.count)
+        case .decrement:
+            state.count -= 1
+            return .value(state.count)
+        }
+    }
+}
+
+/// The Oak README's effect counter (operations with and without an id).
+enum EffectCounter: EffectTransducer {
+    struct State: NonTerminal {
+        enum Pending {
+            case none
+            case increment
+            case decrement
+        }
+
+        var value: Int = 0
+        var pending: Pending = .none
+        var isPending: Bool { pending != .none }
+    }
+
+    static var initialState: State { State() }
+
+    struct Env: Sendable {
+        init() {
+            self.serviceIncrement = {}
+            self.serviceDecrement = {}
+        }
+        var serviceIncrement: @Sendable () async throws -> Void
+        var serviceDecrement: @Sendable () async throws -> Void
+    }
+
+    enum Event {
+        case increment
+        case decrement
+        case reset
+        case incrementReady
+        case decrementReady
+    }
+
+    static func incrementEffect() -> Self.Effect {
+        Effect { env, input in
+            try await env.serviceIncrement()
+            try input.send(.incrementReady)
+        }
+    }
+
+    static func decrementEffect() -> Self.Effect {
+        Effect(id: "decrement") { env, input in
+            try await env.serviceDecrement()
+            try input.send(.decrementReady)
+        }
+    }
+
+    static func update(_ state: inout State, event: Event) -> Self.Effect? {
+        switch (state.pending, event) {
+        case (.none, .increment):
+            state.pending = .increment
+            return incrementEffect()
+        case (.none, .decrement):
+            state.pending = .decrement
+            return decrementEffect()
+        case (.none, .reset):
+            state = State(value: 0, pending: .none)
+            return nil
+        case (.increment, .incrementReady):
+            state.value += 1
+            state.pending = .none
+            return nil
+        case (.decrement, .decrementReady):
+            state.value -= 1
+            state.pending = .none
+            return nil
+        case (_, .increment), (_, .decrement):
+            return nil
+        case (_, .reset):
+            state = State(value: 0, pending: .none)
+            return nil
+        default:
+            return nil
+        }
+    }
+}
+
+/// A bare `Effect` everywhere, also in `update`'s signature.
+enum BareEffect: EffectTransducer {
+    enum State: Terminable {
+        case idle
+        case loading
+        case loaded(Int)
+
+        var isTerminal: Bool {
+            if case .loaded = self { true } else { false }
+        }
+    }
+
+    enum Event {
+        case load
+        case loaded(Int)
+    }
+
+    struct Env: Sendable {
+        var value: Int
+    }
+
+    static func update(_ state: inout State, event: Event) -> Effect? {
+        switch (state, event) {
+        case (.idle, .load):
+            state = .loading
+            return loadEffect()
+        case (.loading, .loaded(let value)):
+            state = .loaded(value)
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    static func loadEffect() -> Effect {
+        Effect(id: "load") { env, input in
+            try input.send(.loaded(env.value))
+        }
+    }
+}
+
+/// `Self.Effect` in a tuple with an output.
+enum SelfEffect: EffectTransducer {
+    enum State: Terminable {
+        case counting(Int)
+        case done(Int)
+
+        var isTerminal: Bool {
+            if case .done = self { true } else { false }
+        }
+    }
+
+    enum Event {
+        case add(Int)
+        case addTwiceThenStop(Int)
+        case stop
+    }
+
+    typealias Output = Int
+
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, Int) {
+        switch (state, event) {
+        case (.counting(let count), .add(let amount)):
+            state = .counting(count + amount)
+            return (nil, count + amount)
+        case (.counting(let count), .addTwiceThenStop(let amount)):
+            return (.sequence(.event(.add(amount)), .event(.add(amount)), .event(.stop)), count)
+        case (.counting(let count), .stop):
+            state = .done(count)
+            return (nil, count)
+        case (.done(let count), _):
+            return (nil, count)
+        }
+    }
+}
+
+/// Declares `typealias Effect = Oak.Effect<Self>`, as much Oak code does.
+enum DeclaredEffect: EffectTransducer {
+    enum State: Terminable {
+        case start
+        case finished
+
+        var isTerminal: Bool { self == .finished }
+    }
+
+    enum Event {
+        case start
+        case finish
+    }
+
+    struct Env {}
+
+    typealias Effect = Oak.Effect<Self>
+    typealias Output = Int
+
+    static func update(_ state: inout State, event: Event) -> (Effect?, Int) {
+        switch (event, state) {
+        case (.start, .start):
+            return (effect(), 0)
+        case (.finish, .start):
+            state = .finished
+            return (nil, 1)
+        default:
+            return (nil, -1)
+        }
+    }
+
+    static func effect() -> Effect {
+        Effect(isolatedAction: { env, isolated in
+            isolated.assertIsolated()
+            return .finish
+        })
+    }
+}
+
+/// `Oak.Effect<Self>` written in signatures.
+enum QualifiedEffect: EffectTransducer {
+    struct State: NonTerminal {
+        var log: [String] = []
+    }
+
+    enum Event {
+        case ping
+        case pong
+    }
+
+    static func update(_ state: inout State, event: Event) -> Oak.Effect<Self>? {
+        switch event {
+        case .ping:
+            state.log.append("ping")
+            return pong()
+        case .pong:
+            state.log.append("pong")
+            return nil
+        }
+    }
+
+    static func pong() -> Oak.Effect<QualifiedEffect> {
+        .event(.pong)
+    }
+}
+
+/// A Moore machine: it has an output before the first event.
+enum Thermostat: Transducer {
+    struct State: Terminable {
+        var target: Int
+        var isOff = false
+        var isTerminal: Bool { isOff }
+    }
+
+    enum Event {
+        case set(Int)
+        case off
+    }
+
+    typealias Output = Int
+
+    static func initialOutput(initialState: State) -> Int? {
+        initialState.target
+    }
+
+    static func update(_ state: inout State, event: Event) -> Int {
+        switch event {
+        case .set(let target):
+            state.target = target
+        case .off:
+            state.isOff = true
+        }
+        return state.target
+    }
+}
+
+/// A pure transducer with a `Void` output.
+enum Toggle: Transducer {
+    struct State: Terminable {
+        var isOn = false
+        var isTerminal = false
+    }
+
+    enum Event {
+        case toggle
+        case stop
+    }
+
+    static func update(_ state: inout State, event: Event) {
+        switch event {
+        case .toggle: state.isOn.toggle()
+        case .stop: state.isTerminal = true
+        }
+    }
+}
