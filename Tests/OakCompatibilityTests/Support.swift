@@ -3,6 +3,7 @@
 // project-specific API.
 
 import Oak
+import Observation
 
 /// Collects values on the actor that uses it and lets a test wait for a
 /// number of them without sleeping.
@@ -45,4 +46,19 @@ actor Latch {
 @globalActor
 actor TestGlobalActor {
     static let shared = TestGlobalActor()
+}
+
+/// Runs `action` and returns once `host.state` has been written, as an app
+/// observes it (Observation).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+@MainActor
+func stateChange<T>(of host: ObservableTransducer<T>, after action: () throws -> Void) async throws {
+    let changed = Latch()
+    withObservationTracking {
+        _ = host.state
+    } onChange: {
+        Task { await changed.open() }
+    }
+    try action()
+    await changed.wait()
 }

@@ -206,7 +206,6 @@ struct SyncSuspendingProxyTests {
     func proxyDefaultsToBufferedProxy() async throws {
         #expect(Scripted.Proxy.self == Oak.Proxy<String>.self)
         #expect(Switch.Proxy.self == Oak.Proxy<String>.self)
-        #expect(SimpleCounter.Proxy.self == Oak.Proxy<SimpleCounter.Event>.self)
         #expect(SyncScripted.Proxy.self == SyncSuspendingProxy<String>.self)
 
         // Without any run, a buffered send returns at once.

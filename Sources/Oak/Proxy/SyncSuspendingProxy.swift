@@ -72,7 +72,9 @@ public final class SyncSuspendingProxy<Event>: TransducerProxy, _ChannelProxy {
     /// ```swift
     /// await proxy.send(events: { .start }, { .next }, { .stop })
     /// ```
-    public func send(events: (() -> Event)...) async {
+    ///
+    /// The closures are called on the caller's isolation (`isolation`).
+    public func send(events: (() -> Event)..., isolation: isolated (any Actor)? = #isolation) async {
         for event in events {
             await _channel.sendAndWaitReportingNothing(event())
         }

@@ -22,51 +22,87 @@ import SwiftUI
 ///
 /// ## Lifetime
 ///
-/// The view starts a run when it appears (in its `.task`) and the run ends,
-/// with every operation cancelled and awaited, when the state becomes
-/// terminal, when the proxy is cancelled, when an operation fails, or when
-/// the view disappears (SwiftUI cancels the `.task`, and the run ends with
-/// `CancellationError`). The run writes every new state through the
-/// binding, on the main actor, so the enclosing view sees each change.
+/// The view starts its run the first time it appears, as in Oak, and the run
+/// lasts as long as the view's identity: it goes on while the view is off
+/// screen (another tab, a pushed screen) and is not restarted when the view
+/// appears again. It ends, with every operation cancelled and awaited, when
+/// the state becomes terminal, when the proxy or ``cancel()`` cancels it,
+/// when an operation fails, or when SwiftUI removes the view and discards
+/// its state (its task is cancelled: `CancellationError`). The run writes
+/// every new state through the binding, on the main actor, so the enclosing
+/// view sees each change.
 ///
-/// `completion` is called exactly once per run, on the main actor, after the
-/// run has ended: `.success(output)` on a terminal state, `.failure(error)`
+/// `completion` is called exactly once, on the main actor, after the run has
+/// ended: `.success(output)` on a terminal state, `.failure(error)`
 /// otherwise.
-///
-/// When the view appears again after its run was cancelled or failed, it
-/// starts a new run from the current state of the binding, with a new proxy,
-/// and renders its content with the new input; a view whose state is
-/// terminal does not start again. A view given a proxy by its caller cannot
-/// create another one: it runs that proxy once; give it a new proxy and a new
-/// identity (`.id(_:)`) to run again.
 ///
 /// > Note: On Linux, where SwiftUI does not exist, Oak's CI type-checks this
 /// > view against a stand-in `SwiftUI` module; it is run on Apple platforms
 /// > only.
 @MainActor
 public struct TransducerView<T: BaseTransducer, Content: View>: View {
+    /// The state of the transducer.
+    public typealias State = T.State
+    /// The events of the transducer.
+    public typealias Event = T.Event
+    /// The output of the transducer.
+    public typealias Output = T.Output
+    /// The proxy type of the transducer.
+    public typealias Proxy = T.Proxy
+    /// The input of the transducer's proxy.
+    public typealias Input = T.Proxy.Input
+    /// Where the run keeps the state: the binding the view is given.
+    public typealias Storage = Binding<T.State>
+    /// What the view's initialisers take as the initial state.
+    public typealias StateInitialising = Binding<T.State>
+
+    /// What the view calls when its run has ended: exactly once, on the main
+    /// actor, with `.success(output)` on a terminal state or
+    /// `.failure(error)` on cancellation or failure.
+    public struct Completion: Completable {
+        /// The output of a run that reached a terminal state.
+        public typealias Value = T.Output
+        /// The error of a run that was cancelled or failed.
+        public typealias Failure = any Error
+
+        let onCompletion: (Result<Value, Failure>) -> Void
+
+        /// A completion that does nothing.
+        public init() {
+            onCompletion = { _ in }
+        }
+
+        /// Creates a completion that calls `onCompletion`.
+        public init(_ onCompletion: @escaping (Result<Value, Failure>) -> Void) {
+            self.onCompletion = onCompletion
+        }
+
+        /// Calls the closure with `result`.
+        public func completed(with result: Result<Value, Failure>) {
+            onCompletion(result)
+        }
+    }
+
     private let state: Binding<T.State>
-    private let makeProxy: (() -> T.Proxy)?
     private let run: @MainActor (_BindingStorage<T.State>, T.Proxy) async throws -> T.Output
-    private let completion: ((Result<T.Output, any Error>) -> Void)?
+    private let completion: Completion?
     private let content: (T.State, T.Input) -> Content
 
-    /// The proxy of the current (or next) run.
+    /// The proxy of the run, kept for the view's identity.
     @SwiftUI.State private var proxy: T.Proxy
-    /// Whether `proxy` has been given to a run.
+    /// The run's task, kept for the view's identity; cancelled when SwiftUI
+    /// discards it.
     @SwiftUI.State private var session = _TransducerViewSession()
 
     /// Creates the view; every public initialiser calls this one.
     init(
         state: Binding<T.State>,
         proxy: T.Proxy,
-        makeProxy: (() -> T.Proxy)?,
-        completion: ((Result<T.Output, any Error>) -> Void)?,
+        completion: Completion?,
         run: @escaping @MainActor (_BindingStorage<T.State>, T.Proxy) async throws -> T.Output,
         content: @escaping (T.State, T.Input) -> Content
     ) {
         self.state = state
-        self.makeProxy = makeProxy
         self.completion = completion
         self.run = run
         self.content = content
@@ -77,40 +113,49 @@ public struct TransducerView<T: BaseTransducer, Content: View>: View {
     public var body: some View {
         content(state.wrappedValue, proxy.input)
             .task {
-                await runWhileVisible()
+                startIfNeeded()
             }
     }
 
-    /// Runs the transducer until it ends or SwiftUI cancels the task, then
-    /// calls `completion`.
-    private func runWhileVisible() async {
-        if session.isProxySpent {
-            // A transducer that reached its terminal state stays finished.
-            if state.wrappedValue.isTerminal { return }
-            guard let makeProxy else {
-                logger.notice(
-                    "TransducerView appeared again, but the proxy it was given has already run. Give the view a new proxy and a new identity to run again.",
-                    metadata: ["transducer": "\(T.self)"])
-                return
-            }
-            proxy = makeProxy()
-        }
-        session.isProxySpent = true
-        let result: Result<T.Output, any Error>
-        do {
-            result = .success(try await run(_BindingStorage(binding: state), proxy))
-        } catch {
-            result = .failure(error)
-        }
-        completion?(result)
+    /// Ends the run: cancels it through its proxy (``TransducerError/cancelled``).
+    public func cancel() {
+        proxy.cancel()
+    }
+
+    /// Starts the run once per view identity, in a task that outlives the
+    /// view's `.task` and is cancelled when SwiftUI discards the view's
+    /// state.
+    private func startIfNeeded() {
+        guard !session.hasStarted else { return }
+        session.hasStarted = true
+        let storage = _BindingStorage(binding: state)
+        let proxy = self.proxy
+        let run = self.run
+        let completion = self.completion
+        session.task.set(
+            Task {
+                let result: Result<T.Output, any Error>
+                do {
+                    result = .success(try await run(storage, proxy))
+                } catch {
+                    result = .failure(error)
+                }
+                completion?.completed(with: result)
+            })
     }
 }
 
-/// What a ``TransducerView`` remembers across body evaluations without
-/// causing them.
+/// What a ``TransducerView`` keeps for its identity without causing
+/// updates: whether its run has started, and the run's task, cancelled when
+/// SwiftUI discards the view's state.
 @MainActor
 final class _TransducerViewSession {
-    var isProxySpent = false
+    var hasStarted = false
+    let task = _RunTaskHandle()
+
+    deinit {
+        task.cancel()
+    }
 }
 
 /// A binding as the storage of a run: the run reads and writes the state
@@ -127,127 +172,223 @@ struct _BindingStorage<Value>: Storage {
 // MARK: - Transducer
 
 extension TransducerView where T: Transducer {
-    /// Creates a view that runs a ``Transducer`` while it is visible, with
-    /// its state in `initialState`.
+    /// Creates a view that runs a ``Transducer`` from the first time it
+    /// appears, with its state in `initialState`.
     ///
     /// - Parameters:
-    ///   - type: The transducer to run.
+    ///   - type: The transducer to run; may be left out when the type is
+    ///     known from the context.
     ///   - initialState: A binding to the state, usually to a `@State` of
     ///     the enclosing view. The run starts from its current value and
     ///     writes every new state to it.
+    ///   - proxy: The event channel of the run, or `nil` for a new one.
     ///   - output: Receives every output, on the main actor.
-    ///   - completion: Called exactly once per run, after it has ended.
+    ///   - completion: Called exactly once, after the run has ended.
     ///   - content: Draws the view from the current state; sends intents
     ///     through the input.
     public init(
-        of type: T.Type,
+        of type: T.Type = T.self,
         initialState: Binding<T.State>,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil,
+        proxy: T.Proxy? = nil,
+        output: sending some Subject<T.Output>,
+        completion: Completion? = nil,
         @ViewBuilder content: @escaping (T.State, T.Input) -> Content
-    ) where T.Proxy == Proxy<T.Event> {
+    ) {
         self.init(
-            state: initialState, proxy: Proxy(), makeProxy: { Proxy() }, completion: completion,
+            state: initialState, proxy: proxy ?? T.Proxy(), completion: completion,
             run: { storage, proxy in try await T.run(storage: storage, proxy: proxy, output: output) },
             content: content)
     }
 
-    /// Creates a view that runs a ``Transducer`` with `proxy` while it is
-    /// visible; see ``init(of:initialState:output:completion:content:)``.
-    /// The view runs `proxy` once.
+    /// Creates a view that runs a ``Transducer`` whose outputs nobody
+    /// observes.
     public init(
-        of type: T.Type,
+        of type: T.Type = T.self,
         initialState: Binding<T.State>,
-        proxy: T.Proxy,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil,
+        proxy: T.Proxy? = nil,
+        completion: Completion? = nil,
         @ViewBuilder content: @escaping (T.State, T.Input) -> Content
     ) {
         self.init(
-            state: initialState, proxy: proxy, makeProxy: nil, completion: completion,
-            run: { storage, proxy in try await T.run(storage: storage, proxy: proxy, output: output) },
+            of: type, initialState: initialState, proxy: proxy, output: NoCallback(), completion: completion,
             content: content)
+    }
+
+    /// Creates a view that runs a ``Transducer``, with a completion closure.
+    public init(
+        of type: T.Type = T.self,
+        initialState: Binding<T.State>,
+        proxy: T.Proxy? = nil,
+        output: sending some Subject<T.Output>,
+        completion: @escaping (Result<T.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, output: output, completion: Completion(completion),
+            content: content)
+    }
+
+    /// Creates a view that runs a ``Transducer`` whose outputs nobody
+    /// observes, with a completion closure.
+    public init(
+        of type: T.Type = T.self,
+        initialState: Binding<T.State>,
+        proxy: T.Proxy? = nil,
+        completion: @escaping (Result<T.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, output: NoCallback(),
+            completion: Completion(completion), content: content)
     }
 }
 
 // MARK: - EffectTransducer
 
 extension TransducerView where T: EffectTransducer {
-    /// Creates a view that runs an ``EffectTransducer`` while it is visible,
-    /// with its state in `initialState`.
+    /// The environment of the transducer's effects.
+    public typealias Env = T.Env
+
+    /// Creates a view that runs an ``EffectTransducer`` from the first time
+    /// it appears, with its state in `initialState`.
     ///
     /// - Parameters:
-    ///   - type: The transducer to run.
+    ///   - type: The transducer to run; may be left out when the type is
+    ///     known from the context.
     ///   - initialState: A binding to the state, usually to a `@State` of
     ///     the enclosing view. The run starts from its current value and
     ///     writes every new state to it.
-    ///   - env: The environment the effects receive.
+    ///   - proxy: The event channel of the run, or `nil` for a new one.
+    ///   - env: The environment the effects receive; it need not be
+    ///     `Sendable`: the run uses it on the main actor.
     ///   - output: Receives every output, on the main actor.
-    ///   - completion: Called exactly once per run, after it has ended and
+    ///   - completion: Called exactly once, after the run has ended and
     ///     every operation was cancelled and awaited.
     ///   - content: Draws the view from the current state; sends intents
     ///     through the input.
     public init(
-        of type: T.Type,
+        of type: T.Type = T.self,
         initialState: Binding<T.State>,
+        proxy: T.Proxy? = nil,
         env: T.Env,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil,
+        output: sending some Subject<T.Output>,
+        completion: Completion? = nil,
         @ViewBuilder content: @escaping (T.State, T.Input) -> Content
-    ) where T.Proxy == Proxy<T.Event> {
+    ) {
+        // Safety: the environment is used on the main actor only, by the run
+        // this view starts there.
+        nonisolated(unsafe) let env = env
         self.init(
-            state: initialState, proxy: Proxy(), makeProxy: { Proxy() }, completion: completion,
+            state: initialState, proxy: proxy ?? T.Proxy(), completion: completion,
             run: { storage, proxy in try await T.run(storage: storage, proxy: proxy, env: env, output: output) },
             content: content)
     }
 
-    /// Creates a view that runs an ``EffectTransducer`` with `proxy` while it
-    /// is visible; see ``init(of:initialState:env:output:completion:content:)``.
-    /// The view runs `proxy` once.
+    /// Creates a view that runs an ``EffectTransducer`` whose outputs nobody
+    /// observes.
     public init(
-        of type: T.Type,
+        of type: T.Type = T.self,
         initialState: Binding<T.State>,
-        proxy: T.Proxy,
+        proxy: T.Proxy? = nil,
         env: T.Env,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil,
+        completion: Completion? = nil,
         @ViewBuilder content: @escaping (T.State, T.Input) -> Content
     ) {
         self.init(
-            state: initialState, proxy: proxy, makeProxy: nil, completion: completion,
-            run: { storage, proxy in try await T.run(storage: storage, proxy: proxy, env: env, output: output) },
+            of: type, initialState: initialState, proxy: proxy, env: env, output: NoCallback(), completion: completion,
             content: content)
+    }
+
+    /// Creates a view that runs an ``EffectTransducer``, with a completion
+    /// closure.
+    public init(
+        of type: T.Type = T.self,
+        initialState: Binding<T.State>,
+        proxy: T.Proxy? = nil,
+        env: T.Env,
+        output: sending some Subject<T.Output>,
+        completion: @escaping (Result<T.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, env: env, output: output,
+            completion: Completion(completion), content: content)
+    }
+
+    /// Creates a view that runs an ``EffectTransducer`` whose outputs nobody
+    /// observes, with a completion closure.
+    public init(
+        of type: T.Type = T.self,
+        initialState: Binding<T.State>,
+        proxy: T.Proxy? = nil,
+        env: T.Env,
+        completion: @escaping (Result<T.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, env: env, output: NoCallback(),
+            completion: Completion(completion), content: content)
     }
 }
 
 extension TransducerView where T: EffectTransducer, T.Env == Void {
     /// Creates a view that runs an ``EffectTransducer`` whose effects need no
-    /// environment; see ``init(of:initialState:env:output:completion:content:)``.
+    /// environment.
     public init(
-        of type: T.Type,
+        of type: T.Type = T.self,
         initialState: Binding<T.State>,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
-    ) where T.Proxy == Proxy<T.Event> {
-        self.init(
-            of: type, initialState: initialState, env: (), output: output, completion: completion, content: content)
-    }
-
-    /// Creates a view that runs an ``EffectTransducer`` whose effects need no
-    /// environment, with `proxy`; see
-    /// ``init(of:initialState:proxy:env:output:completion:content:)``.
-    public init(
-        of type: T.Type,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy,
-        output: any Subject<T.Output> = NoCallback<T.Output>(),
-        completion: ((Result<T.Output, any Error>) -> Void)? = nil,
+        proxy: T.Proxy? = nil,
+        output: sending some Subject<T.Output>,
+        completion: Completion? = nil,
         @ViewBuilder content: @escaping (T.State, T.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: (), output: output, completion: completion,
             content: content)
+    }
+
+    /// Creates a view that runs an ``EffectTransducer`` whose effects need no
+    /// environment and whose outputs nobody observes.
+    public init(
+        of type: T.Type = T.self,
+        initialState: Binding<T.State>,
+        proxy: T.Proxy? = nil,
+        completion: Completion? = nil,
+        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, env: (), output: NoCallback(), completion: completion,
+            content: content)
+    }
+
+    /// Creates a view that runs an ``EffectTransducer`` whose effects need no
+    /// environment, with a completion closure.
+    public init(
+        of type: T.Type = T.self,
+        initialState: Binding<T.State>,
+        proxy: T.Proxy? = nil,
+        output: sending some Subject<T.Output>,
+        completion: @escaping (Result<T.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, env: (), output: output,
+            completion: Completion(completion), content: content)
+    }
+
+    /// Creates a view that runs an ``EffectTransducer`` whose effects need no
+    /// environment and whose outputs nobody observes, with a completion
+    /// closure.
+    public init(
+        of type: T.Type = T.self,
+        initialState: Binding<T.State>,
+        proxy: T.Proxy? = nil,
+        completion: @escaping (Result<T.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+    ) {
+        self.init(
+            of: type, initialState: initialState, proxy: proxy, env: (), output: NoCallback(),
+            completion: Completion(completion), content: content)
     }
 }
 #endif

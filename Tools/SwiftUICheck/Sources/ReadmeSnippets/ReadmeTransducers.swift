@@ -1,1 +1,1 @@
-../../../../Tests/OakTests/Support/ReadmeTransducers.swift
+../../../../Tests/OakCompatibilityTests/ReadmeTransducers.swift

@@ -22,9 +22,9 @@ struct ReadmeSnippetTests {
     }
 
     @Test func subjectSnippetReceivesOutputs() async throws {
-        let received = Recorder<Int>()
+        let received = Collector<Int>()
         let output = Callback<Int> { value in
-            received.append(value)
+            await received.append(value)
         }
         let proxy = CoreConceptsTransducer.Proxy(bufferSize: 16)
         for _ in 0..<11 { try proxy.send(.userTapped) }
@@ -35,6 +35,6 @@ struct ReadmeSnippetTests {
             output: output
         )
         #expect(last == 11)
-        #expect(received.values == Array(1...11))
+        #expect(await received.values == Array(1...11))
     }
 }
