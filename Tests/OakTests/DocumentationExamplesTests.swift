@@ -16,7 +16,7 @@ struct DocumentationSamplesTests {
     /// fragment and a parameter declaration. Identified by their first line.
     static let exempt: Set<String> = [
         ".target(",
-        "isolated: isolated (any Actor)? = #isolation",
+        "systemActor: isolated (any Actor)? = #isolation",
     ]
 
     @Test func everySwiftSampleOfTheCatalogAppearsInThisFile() throws {

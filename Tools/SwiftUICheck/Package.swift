@@ -42,6 +42,8 @@ let package = Package(
         .target(name: "ReadmeSnippetsObservable", dependencies: ["Oak", "SwiftUI"]),
         // The SwiftUI sample of the DocC article "Hosting a transducer".
         .target(name: "ArticleSnippets", dependencies: ["Oak", "SwiftUI"]),
+        // `TransducerView` in every spelling of code written against Oak 0.34.
+        .target(name: "OakSpellingViews", dependencies: ["Oak", "SwiftUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -45,7 +45,7 @@ extension ObservableTransducer where T: Transducer {
     }
 
     /// Creates a host for a ``Transducer`` whose outputs nobody observes; see
-    /// ``init(of:initialState:proxy:output:completion:)-(_,_,_,_,Completion?)``.
+    /// the initialiser that takes `output:`.
     public convenience init(
         of type: T.Type = T.self,
         initialState: T.State,
@@ -137,7 +137,7 @@ extension ObservableTransducer where T: EffectTransducer {
 
     /// Creates a host for an ``EffectTransducer`` whose outputs nobody
     /// observes; see
-    /// ``init(of:initialState:proxy:env:output:completion:)-(_,_,_,_,_,Completion?)``.
+    /// the initialiser that takes `output:`.
     public convenience init(
         of type: T.Type = T.self,
         initialState: T.State,

@@ -91,7 +91,7 @@ extension TransducerHost where Hosted: Transducer {
     ///   `CancellationError` when the calling task is cancelled,
     ///   ``TransducerError/proxyAlreadyInUse`` when the proxy has already run,
     ///   or the error an output delivery throws. See
-    ///   ``Transducer/run(storage:proxy:output:isolated:)``.
+    ///   ``BaseTransducer/run(storage:proxy:env:output:systemActor:)``.
     @discardableResult
     public func run(output: any Subject<Hosted.Output> = NoCallback<Hosted.Output>()) async throws -> Hosted.Output {
         try await Hosted.run(storage: storage, proxy: proxy, output: output)
@@ -123,7 +123,7 @@ extension TransducerHost where Hosted: EffectTransducer {
     ///   `CancellationError` when the calling task is cancelled, the error of
     ///   a failed operation, ``TransducerError/proxyAlreadyInUse`` when the
     ///   proxy has already run. See
-    ///   ``EffectTransducer/run(storage:proxy:env:output:isolated:)``.
+    ///   ``BaseTransducer/run(storage:proxy:env:output:systemActor:)``.
     @discardableResult
     public func run(
         env: Hosted.Env,

@@ -15,7 +15,7 @@ import struct Foundation.UUID
 /// Conform your own type to write a stand-in proxy for a test or a preview
 /// (a view that only needs a `proxy.input` to render). A transducer runs with
 /// one of Oak's proxies: its `Proxy` type must also provide the channel the
-/// run loop reads (``_ChannelProxy``), which only ``Proxy`` and
+/// run loop reads (`_ChannelProxy`), which only ``Proxy`` and
 /// ``SyncSuspendingProxy`` do.
 public protocol TransducerProxy<Event>: Identifiable, Equatable {
     /// The events this proxy carries.

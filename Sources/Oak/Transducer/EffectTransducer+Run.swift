@@ -57,7 +57,7 @@ extension EffectTransducer {
     }
 
     /// Runs the transducer until its state is terminal, ignoring outputs;
-    /// see ``run(initialState:proxy:env:output:systemActor:)``.
+    /// see ``BaseTransducer/run(initialState:proxy:env:output:systemActor:)``.
     @discardableResult
     @inlinable
     public static func run(
@@ -73,7 +73,7 @@ extension EffectTransducer {
 
     /// Runs the transducer against state owned by a host: `storage.value` is
     /// read as the initial state and written after every update. See
-    /// ``run(initialState:proxy:env:output:systemActor:)``.
+    /// ``BaseTransducer/run(initialState:proxy:env:output:systemActor:)``.
     @discardableResult
     @inlinable
     public static func run(
@@ -89,7 +89,7 @@ extension EffectTransducer {
     }
 
     /// Runs the transducer against state owned by a host, ignoring outputs;
-    /// see ``run(storage:proxy:env:output:systemActor:)``.
+    /// see ``BaseTransducer/run(storage:proxy:env:output:systemActor:)``.
     @discardableResult
     @inlinable
     public static func run(

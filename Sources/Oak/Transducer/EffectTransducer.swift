@@ -1,4 +1,4 @@
-/// A finite-state transducer whose `update` also returns an ``Effect``: side
+/// A finite-state transducer whose `update` also returns an effect (``TransducerEffect``): side
 /// work that the runtime executes with an environment `Env`.
 ///
 /// `update` returns either `Effect?` (no output) or `(Effect?, Output)`:

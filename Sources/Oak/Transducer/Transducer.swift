@@ -17,7 +17,8 @@
 /// }
 /// ```
 ///
-/// Run it with ``run(initialState:proxy:output:systemActor:)``. A pure
+/// Run it with ``BaseTransducer/run(initialState:proxy:env:output:systemActor:)``
+/// (`env:` may be left out) or ``run(initialState:proxy:systemActor:)``. A pure
 /// transducer has no effects and no environment: its `Effect` is `Never`
 /// and its `Env` is `Void`.
 public protocol Transducer: BaseTransducer where Effect == Never, Env == Void {

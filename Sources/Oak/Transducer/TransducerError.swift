@@ -6,16 +6,17 @@ public enum TransducerError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The proxy is already used by another run (or was used by one that has
     /// ended). A proxy belongs to exactly one run.
     case proxyAlreadyInUse
-    /// `run` ended without any update having produced an output, and the
-    /// transducer's `Output` is not `Void`.
+    /// `run` ended without a final output: the initial state was already
+    /// terminal and the transducer has no initial output, or the input was
+    /// finished before the state became terminal.
     case noOutputProduced
-    /// The run was cancelled through its proxy (``Proxy/cancel()``).
+    /// The run was cancelled through its proxy (`proxy.cancel()`).
     case cancelled
     /// The event buffer of the proxy is full; the event was not enqueued and
     /// nothing already enqueued was dropped.
     case bufferFull
     /// The run this input belongs to has ended (terminal state, cancellation
-    /// or failure); the event was not enqueued.
+    /// or failure), or its input was finished; the event was not enqueued.
     case terminated
     /// The proxy was created with a buffer size that is not positive.
     case invalidBufferSize(Int)
@@ -26,7 +27,7 @@ public enum TransducerError: Error, Hashable, Sendable, CustomStringConvertible 
         case .proxyAlreadyInUse:
             "The proxy is already used by another run. A proxy belongs to exactly one run: create a new proxy for each call of run."
         case .noOutputProduced:
-            "The run ended before any update produced an output (for example because the initial state is already terminal). Start from a non-terminal state, or make Output Void if the transducer has no output."
+            "The run ended without a final output: the initial state was already terminal and the transducer defines no initialOutput, or proxy.finish() ended the input before the state became terminal. Start from a non-terminal state, define initialOutput(initialState:), or check isTerminal before calling run."
         case .cancelled:
             "The run was cancelled through its proxy. Create a new proxy to start the transducer again."
         case .bufferFull:
