@@ -171,6 +171,9 @@ extension TransducerEffect: _RunnableEffect {
             return .none
         case .boxed(let box):
             switch box.kind {
+            case .events(let events):
+                if context.isInspecting { context.recordActionStarted() }
+                return .many(events)
             case .operation(let operation):
                 start(id: operation.id, operation.body, &context, isolation: isolation)
                 return .none
@@ -197,11 +200,8 @@ extension TransducerEffect: _RunnableEffect {
             return try executeSync(&context, isolation: isolation)
         }
         switch box.kind {
-        case .event, .action, .operation, .cancel:
+        case .event, .events, .action, .operation, .cancel:
             return try executeSync(&context, isolation: isolation)
-        case .events(let events):
-            if context.isInspecting { context.recordActionStarted() }
-            return .many(events)
         case .isolatedAction(let action):
             if context.isInspecting { context.recordActionStarted() }
             // Safety: `env` stays on the run's isolation (the action runs

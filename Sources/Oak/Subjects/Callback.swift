@@ -18,7 +18,14 @@
 /// A `Callback` is `Sendable`: create it anywhere and hand it to any run.
 public struct Callback<Value>: Subject, Sendable {
     @usableFromInline
-    let callback: @Sendable @isolated(any) (sending Value) async throws -> Void
+    enum Kind: Sendable {
+        /// A synchronous closure: no async frame per call.
+        case sync(@Sendable @isolated(any) (Value) -> Void)
+        case async(@Sendable @isolated(any) (Value) async throws -> Void)
+    }
+
+    @usableFromInline
+    let kind: Kind
 
     #if compiler(>=6.2)
     /// Creates a callback from a closure that `run` awaits for every output.
@@ -26,25 +33,41 @@ public struct Callback<Value>: Subject, Sendable {
     public init(
         @_inheritActorContext(always) _ callback: @Sendable @escaping @isolated(any) (Value) async throws -> Void
     ) {
-        self.callback = callback
+        kind = .async(callback)
+    }
+
+    /// Creates a callback from a synchronous closure, called for every
+    /// output on the isolation of the place where it is written. Chosen for
+    /// a closure without `await`: it costs no async frame per call.
+    public init(@_inheritActorContext(always) _ callback: @Sendable @escaping @isolated(any) (Value) -> Void) {
+        kind = .sync(callback)
     }
     #else
     /// Creates a callback from a closure that `run` awaits for every output.
     /// The closure runs on the isolation of the place where it is written.
     public init(@_inheritActorContext _ callback: @Sendable @escaping @isolated(any) (Value) async throws -> Void) {
-        self.callback = callback
+        kind = .async(callback)
+    }
+
+    /// Creates a callback from a synchronous closure, called for every
+    /// output on the isolation of the place where it is written.
+    public init(@_inheritActorContext _ callback: @Sendable @escaping @isolated(any) (Value) -> Void) {
+        kind = .sync(callback)
     }
     #endif
 
     /// Calls the closure with `value` and awaits it.
     @inlinable
     public func send(_ value: sending Value, isolated: isolated any Actor = #isolation) async throws {
-        try await callback(value)
+        try await _send(value, isolation: isolated)
     }
 
     /// Calls the closure with `value` and awaits it; no actor is needed.
     @inlinable
     public func _send(_ value: sending Value, isolation: isolated (any Actor)?) async throws {
-        try await callback(value)
+        switch kind {
+        case .sync(let callback): await callback(value)
+        case .async(let callback): try await callback(value)
+        }
     }
 }
