@@ -295,4 +295,80 @@ private final class MainQueueProbe: @unchecked Sendable {
     }
 
     var isOnMainActor: Bool { DispatchQueue.getSpecific(key: key) == 1 }
+
+    @Test(
+        "2.1 a run without isolation keeps a class environment on one actor: isolated effects and later actions never overlap"
+    )
+    func nonisolatedRunKeepsAClassEnvironmentOnOneActor() async throws {
+        let tally = ClassTally()
+        let proxy = TallyCounter.Proxy(bufferSize: 1_000)
+        try proxy.send(.start)
+        // Called from nonisolated code: the run has no actor of its own.
+        let result = try await TallyCounter.run(initialState: .counting, proxy: proxy, env: tally, output: NoCallback())
+        #expect(result == 400)
+        #expect(tally.count == 400)
+        #expect(tally.operationActors.count == 1)
+    }
+}
+
+/// A mutable, non-`Sendable` environment.
+final class ClassTally {
+    var count = 0
+    /// The actors the isolated effects received, by identity.
+    var operationActors: Set<ObjectIdentifier> = []
+}
+
+/// Increments a `ClassTally` from an isolated operation and from the synchronous
+/// actions its events trigger; with an environment used from two places at
+/// once, ThreadSanitizer reports a race.
+enum TallyCounter: EffectTransducer {
+    enum State: Terminable {
+        case counting
+        case done
+
+        var isTerminal: Bool { self == .done }
+    }
+
+    enum Event: Sendable {
+        case start
+        case tick
+        case counted
+        case stop
+    }
+
+    typealias Env = ClassTally
+    typealias Output = Int
+
+    static func update(_ state: inout State, event: Event) -> (Effect?, Int) {
+        switch event {
+        case .start:
+            let operation = Effect(isolatedOperation: { env, input, isolated in
+                env.operationActors.insert(ObjectIdentifier(isolated))
+                for _ in 0..<200 {
+                    env.count += 1
+                    try input.send(.tick)
+                    await Task.yield()
+                }
+                try input.send(.stop)
+            })
+            return (operation, 0)
+        case .tick:
+            return (
+                Effect { env, _ in
+                    env.count += 1
+                    return .counted
+                }, 0
+            )
+        case .counted:
+            return (nil, 0)
+        case .stop:
+            state = .done
+            return (
+                Effect(isolatedAction: { env, isolated in
+                    env.operationActors.insert(ObjectIdentifier(isolated))
+                    return .counted
+                }), 400
+            )
+        }
+    }
 }

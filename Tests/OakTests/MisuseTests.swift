@@ -316,7 +316,7 @@ struct MisuseTests {
         // (error, words naming the situation, words of the remedy)
         let cases: [(TransducerError, String, String)] = [
             (.proxyAlreadyInUse, "already", "new proxy"),
-            (.noOutputProduced, "output", "void"),
+            (.noOutputProduced, "output", "initialoutput"),
             (.cancelled, "cancel", "new proxy"),
             (.bufferFull, "full", "buffersize"),
             (.terminated, "ended", "new run"),

@@ -215,3 +215,73 @@ struct SyncSuspendingProxyTests {
         try await Switch.run(initialState: Switch.State(isTerminal: false), proxy: proxy)
     }
 }
+
+// Oak's form of `send`: it never throws. It waits for room instead of
+// failing on a full buffer, and drops (and logs) what the run will never
+// process.
+@Suite("SyncSuspendingProxy.send, Oak's non-throwing form (contract 4.4)")
+struct SyncSuspendingProxyNonThrowingSendTests {
+    @Test("4.4 with more waiting senders than bufferSize, send waits for room instead of failing; order is kept")
+    @ContractActor
+    func sendWaitsForRoom() async throws {
+        let trace = Trace()
+        let proxy = SyncScripted.Proxy(bufferSize: 1)
+        // No run yet: "a" fills the buffer, "b" and "c" wait for room, in order.
+        let senders = ["a", "b", "c"].map { event in
+            Task { @ContractActor in await proxy.send(event) }
+        }
+        // A checked sender behind them is told that the buffer is full.
+        let checked = Task { @ContractActor () -> TransducerError? in
+            do throws(TransducerError) {
+                try await proxy.checkedSend("rejected")
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(await checked.value == .bufferFull)
+        let run = Task { @ContractActor in
+            try await SyncScripted.run(initialState: SyncScripted.State(trace: trace), proxy: proxy)
+        }
+        for sender in senders { await sender.value }
+        await proxy.send("end")
+        #expect(try await value(of: run) == "end")
+        #expect(trace.entries == ["update:a", "update:b", "update:c", "update:end"])
+    }
+
+    @Test(
+        "4.2 / 4.4 send after the end, or while the run ends, returns without throwing and the event is not processed")
+    func sendAfterTheEndReturns() async throws {
+        let trace = Trace()
+        let releaseDelivery = Gate()
+        let proxy = SyncScripted.Proxy()
+        let output = Callback<String> { value in
+            if value == "hold" { await releaseDelivery.wait() }
+        }
+        let run = Task {
+            try await SyncScripted.run(initialState: SyncScripted.State(trace: trace), proxy: proxy, output: output)
+        }
+        let holder = Task { await proxy.send("hold") }
+        await trace.waitFor("update:hold")
+        let waiting = Task { await proxy.send("waiting") }
+        proxy.cancel()
+        releaseDelivery.open()
+        await #expect(throws: TransducerError.cancelled) { try await value(of: run) }
+        await holder.value
+        await waiting.value
+        await proxy.send("late")
+        await proxy.input.send("late")
+        #expect(!trace.entries.contains("update:waiting"))
+        #expect(!trace.entries.contains("update:late"))
+    }
+
+    @Test("send(events:) sends each event once the previous one was processed")
+    func sendEventsInLockstep() async throws {
+        let trace = Trace()
+        let proxy = SyncScripted.Proxy()
+        let run = Task { try await SyncScripted.run(initialState: SyncScripted.State(trace: trace), proxy: proxy) }
+        await proxy.send(events: { "a" }, { "b" }, { "end" })
+        #expect(try await value(of: run) == "end")
+        #expect(trace.entries == ["update:a", "update:b", "update:end"])
+    }
+}

@@ -389,4 +389,46 @@ struct TerminationTests {
         #expect(throws: TransducerError.terminated) { try input.send("after-return") }
         #expect(throws: TransducerError.terminated) { try proxy.send("after-return") }
     }
+
+    // MARK: finish()
+
+    @Test("finish() closes the input; the run processes what is buffered, then ends without a final output")
+    func finishDrainsTheBufferThenEnds() async throws {
+        let trace = Trace()
+        let proxy = Scripted.Proxy()
+        for event in ["a", "b"] { try proxy.send(event) }
+        proxy.finish()
+        #expect(throws: TransducerError.terminated) { try proxy.send("late") }
+        await #expect(throws: TransducerError.noOutputProduced) {
+            try await Scripted.run(initialState: Scripted.State(trace: trace), proxy: proxy, output: trace.output)
+        }
+        #expect(trace.entries == ["update:a", "out:a", "update:b", "out:b"])
+    }
+
+    @Test("finish() ends a waiting run; a terminal state among the buffered events still returns its output")
+    func finishWhileWaitingAndTerminalEvent() async throws {
+        let trace = Trace()
+        let proxy = Scripted.Proxy()
+        let run = Task { try await Scripted.run(initialState: Scripted.State(trace: trace), proxy: proxy) }
+        try proxy.send("a")
+        await trace.waitFor("update:a")
+        proxy.finish()
+        await #expect(throws: TransducerError.noOutputProduced) { try await value(of: run) }
+
+        let second = Scripted.Proxy()
+        for event in ["x", "end", "after"] { try second.send(event) }
+        second.finish()
+        let last = try await Scripted.run(initialState: Scripted.State(trace: Trace()), proxy: second)
+        #expect(last == "end")
+    }
+
+    @Test("finish() after cancel() changes nothing: the run ends cancelled")
+    func finishAfterCancel() async throws {
+        let proxy = Scripted.Proxy()
+        proxy.cancel()
+        proxy.finish()
+        await #expect(throws: TransducerError.cancelled) {
+            try await Scripted.run(initialState: Scripted.State(trace: Trace()), proxy: proxy)
+        }
+    }
 }
