@@ -35,7 +35,7 @@ enum ClassEnv: EffectTransducer {
     typealias Env = Counters
     typealias Output = Int
 
-    static func update(_ state: inout State, event: Event) -> (Effect?, Int) {
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, Int) {
         switch (state, event) {
         case (.start, .start):
             state = .running
@@ -86,7 +86,7 @@ enum GlobalActions: EffectTransducer {
 
     typealias Output = [String]
 
-    static func update(_ state: inout State, event: Event) -> (Effect?, [String]) {
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, [String]) {
         switch event {
         case .start:
             return (
@@ -118,7 +118,7 @@ enum Timer: EffectTransducer {
         case fire
     }
 
-    static func update(_ state: inout State, event: Event) -> Effect? {
+    static func update(_ state: inout State, event: Event) -> Self.Effect? {
         switch (state, event) {
         case (.idle, .start):
             state = .waiting

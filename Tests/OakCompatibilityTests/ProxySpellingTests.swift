@@ -70,6 +70,13 @@ func sendAll<I: SyncSuspendingTransducerInput>(_ events: [I.Event], to input: I)
     for event in events { await input.send(event) }
 }
 
+/// Sends two events with the variadic `send(events:)`. Oak 0.34 declares it
+/// nonisolated with non-`Sendable` closures, so Oak code calls it from a
+/// nonisolated function, as here. (Ours also accepts it from an actor.)
+func sendValues(_ first: Int, _ second: Int, to proxy: Lockstep.Proxy) async {
+    await proxy.send(events: { .value(first) }, { .value(second) })
+}
+
 @Suite("Oak spellings: proxies")
 @MainActor
 struct ProxySpellingTests {
@@ -125,7 +132,7 @@ struct ProxySpellingTests {
         #expect(await outputs.values.last == [1])
         await proxy.input.send(.value(2))
         #expect(await outputs.values.last == [1, 2])
-        await proxy.send(events: { .value(3) }, { .value(4) })
+        await sendValues(3, 4, to: proxy)
         #expect(await outputs.values.last == [1, 2, 3, 4])
         await sendAll([.value(5), .stop], to: proxy.input)
         #expect(try await run.value == [1, 2, 3, 4, 5])

@@ -41,9 +41,13 @@ struct ReadmeObservableTransducerHostTests {
 struct ReadmeEffectCounterTests {
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test func incrementsAndDecrementsThroughItsOperations() async throws {
+        // The services wait for the test to let them answer, so that the
+        // pending state is observed before the answer arrives.
+        let incrementAnswers = Latch()
+        let decrementAnswers = Latch()
         var env = EffectCounter.Env()
-        env.serviceIncrement = {}
-        env.serviceDecrement = {}
+        env.serviceIncrement = { await incrementAnswers.wait() }
+        env.serviceDecrement = { await decrementAnswers.wait() }
         let counter = ObservableTransducer(
             of: EffectCounter.self,
             initialState: EffectCounter.initialState,
@@ -52,15 +56,14 @@ struct ReadmeEffectCounterTests {
         // `.increment` starts the operation; its `.incrementReady` updates.
         try await stateChange(of: counter) { try counter.proxy.send(.increment) }
         #expect(counter.state.isPending)
-        while counter.state.isPending {
-            try await stateChange(of: counter) {}
-        }
+        try await stateChange(of: counter) { Task { await incrementAnswers.open() } }
+        #expect(!counter.state.isPending)
         #expect(counter.state.value == 1)
 
         try await stateChange(of: counter) { try counter.proxy.send(.decrement) }
-        while counter.state.isPending {
-            try await stateChange(of: counter) {}
-        }
+        #expect(counter.state.isPending)
+        try await stateChange(of: counter) { Task { await decrementAnswers.open() } }
+        #expect(!counter.state.isPending)
         #expect(counter.state.value == 0)
 
         try await stateChange(of: counter) { try counter.proxy.send(.reset) }

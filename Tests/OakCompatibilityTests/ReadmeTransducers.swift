@@ -152,6 +152,13 @@ enum CoreConceptsTransducer: EffectTransducer {
     }
     typealias Output = Int
 
+    // `update` comes before the helpers: as in Oak, a bare `Effect` in a
+    // member declared before `update` does not yet name `Self.Effect`.
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
+        state.value += 1
+        return (nil, state.value)
+    }
+
     static func createDelegate(param: Param) -> Effect {
         let delegate = MyDelegate(param: param)
         return .event(.delegate(delegate))
@@ -176,11 +183,6 @@ enum CoreConceptsTransducer: EffectTransducer {
             try await Task.sleep(nanoseconds: 1_000_000_000)
             try input.send(.ready)
         })
-    }
-
-    static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
-        state.value += 1
-        return (nil, state.value)
     }
 }
 

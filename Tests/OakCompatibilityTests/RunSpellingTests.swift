@@ -53,7 +53,9 @@ struct RunSpellingTests {
 
     @Test func runWithoutAProxyEndsOnItsOwn() async throws {
         // A Moore machine in a terminal state needs no events and no proxy.
-        let output = try await Thermostat.run(initialState: Thermostat.State(target: 20, isOff: true))
+        try await Thermostat.run(initialState: Thermostat.State(target: 20, isOff: true))
+        let output = try await Thermostat.run(
+            initialState: Thermostat.State(target: 20, isOff: true), output: NoCallback())
         #expect(output == 20)
     }
 

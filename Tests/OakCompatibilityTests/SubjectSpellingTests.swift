@@ -15,6 +15,12 @@ final class LastValue<Value: Sendable>: Subject {
     }
 }
 
+/// Values collected on the main actor.
+@MainActor
+final class MainActorBox {
+    var values: [Int] = []
+}
+
 /// Holds a callback to hand it to another isolation: `Callback` is
 /// `Sendable`.
 struct OutputRoute: Sendable {
@@ -47,15 +53,15 @@ struct SubjectSpellingTests {
         #expect(await outputs.values == [5, 5])
     }
 
-    @Test @MainActor func aCallbackWrittenOnTheMainActorRunsThere() async throws {
-        var seen: [Int] = []
-        let callback = Callback<Int> { value in
+    @Test @MainActor func aCallbackOnTheMainActorRunsThere() async throws {
+        let seen = MainActorBox()
+        let callback = Callback<Int> { @MainActor value in
             MainActor.assertIsolated()
-            seen.append(value)
+            seen.values.append(value)
         }
         try await callback.send(1)
         try await callback.send(2, isolated: MainActor.shared)
-        #expect(seen == [1, 2])
+        #expect(seen.values == [1, 2])
     }
 
     @Test @MainActor func noCallbackIgnoresEverything() async {

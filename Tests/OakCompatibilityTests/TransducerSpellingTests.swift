@@ -26,6 +26,19 @@ func eventType<T: BaseTransducer<Toggle.Event>>(of type: T.Type) -> String { "\(
 
 @Suite("Oak spellings: transducer protocols")
 struct TransducerSpellingTests {
+    /// `Output` is inferred from `update` even when the transducer is declared
+    /// in another file (a default on `BaseTransducer.Output` once made these
+    /// `Void` across files).
+    @Test func outputIsInferredFromUpdateAcrossFiles() {
+        let temperature: Thermostat.Output = 21
+        let pair: (Thermostat.Output, SelfEffect.Output) = (temperature, 3)
+        #expect(pair == (21, 3))
+        #expect(Thermostat.Output.self == Int.self)
+        #expect(DeclaredEffect.Output.self == Int.self)
+        #expect(Toggle.Output.self == Void.self)
+        #expect(BareEffect.Output.self == Void.self)
+    }
+
     @Test func theEffectTypeHasFourNames() {
         #expect(BareEffect.Effect.self == Oak.Effect<BareEffect>.self)
         #expect(SelfEffect.Effect.self == Oak.Effect<SelfEffect>.self)

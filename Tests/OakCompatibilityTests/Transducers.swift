@@ -5,7 +5,9 @@
 
 import Oak
 
-/// A bare `Effect` everywhere, also in `update`'s signature.
+/// `Self.Effect?` in `update`'s signature and a bare `Effect` in a member
+/// declared after `update` (as in Oak, a bare `Effect` is the transducer's
+/// effect type there).
 enum BareEffect: EffectTransducer {
     enum State: Terminable {
         case idle
@@ -26,7 +28,7 @@ enum BareEffect: EffectTransducer {
         var value: Int
     }
 
-    static func update(_ state: inout State, event: Event) -> Effect? {
+    static func update(_ state: inout State, event: Event) -> Self.Effect? {
         switch (state, event) {
         case (.idle, .load):
             state = .loading
@@ -195,4 +197,46 @@ enum Toggle: Transducer {
         case .stop: state.isTerminal = true
         }
     }
+}
+
+/// Names Oak's generic `Effect<T>` directly, as Oak's own tests do.
+enum GenericEffect: EffectTransducer {
+    enum State: Terminable {
+        case running(Int)
+        case done(Int)
+
+        var isTerminal: Bool {
+            if case .done = self { true } else { false }
+        }
+    }
+
+    enum Event {
+        case ping
+        case stop
+    }
+
+    typealias Output = Int
+
+    static func update(_ state: inout State, event: Event) -> (Effect<Self>?, Output) {
+        switch (state, event) {
+        case (.running(let count), .ping):
+            state = .running(count + 1)
+            return (count == 0 ? .pingAgain : nil, count + 1)
+        case (.running(let count), .stop):
+            state = .done(count)
+            return (nil, count)
+        case (.done(let count), _):
+            return (nil, count)
+        }
+    }
+}
+
+/// Named effects of a transducer, as an extension of Oak's generic type.
+extension Effect where T == GenericEffect {
+    static var pingAgain: Self { .event(.ping) }
+}
+
+/// A free function that returns an effect of a given transducer.
+func stopEffect() -> Effect<GenericEffect> {
+    .event(.stop)
 }

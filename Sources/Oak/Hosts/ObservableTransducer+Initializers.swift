@@ -6,7 +6,7 @@
 // MARK: - Transducer
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-extension ObservableTransducer where T: Transducer {
+extension ObservableTransducer where Transducer: Oak.Transducer {
     /// Creates a host for a ``Transducer`` and starts its run at once.
     ///
     /// ```swift
@@ -32,24 +32,24 @@ extension ObservableTransducer where T: Transducer {
     ///     has ended: `.success(output)` when the state became terminal,
     ///     `.failure(error)` when the run was cancelled or failed.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
-        output: sending some Subject<T.Output>,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
+        output: sending some Subject<Transducer.Output>,
         completion: Completion? = nil
     ) {
-        self.init(initialState: initialState, proxy: proxy ?? T.Proxy())
+        self.init(initialState: initialState, proxy: proxy ?? Transducer.Proxy())
         start(completion: completion) { storage, proxy in
-            try await T.run(storage: storage, proxy: proxy, output: output)
+            try await Transducer.run(storage: storage, proxy: proxy, output: output)
         }
     }
 
     /// Creates a host for a ``Transducer`` whose outputs nobody observes; see
     /// the initialiser that takes `output:`.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
         completion: Completion? = nil
     ) {
         self.init(of: type, initialState: initialState, proxy: proxy, output: NoCallback(), completion: completion)
@@ -57,11 +57,11 @@ extension ObservableTransducer where T: Transducer {
 
     /// Creates a host for a ``Transducer`` with a completion closure.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
-        output: sending some Subject<T.Output>,
-        completion: @escaping (Result<T.Output, any Error>) -> Void
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
+        output: sending some Subject<Transducer.Output>,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, output: output, completion: Completion(completion))
@@ -70,10 +70,10 @@ extension ObservableTransducer where T: Transducer {
     /// Creates a host for a ``Transducer`` whose outputs nobody observes,
     /// with a completion closure.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
-        completion: @escaping (Result<T.Output, any Error>) -> Void
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, output: NoCallback(),
@@ -84,9 +84,9 @@ extension ObservableTransducer where T: Transducer {
 // MARK: - EffectTransducer
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-extension ObservableTransducer where T: EffectTransducer {
+extension ObservableTransducer where Transducer: Oak.EffectTransducer {
     /// The environment of the transducer's effects.
-    public typealias Env = T.Env
+    public typealias Env = Transducer.Env
 
     /// Creates a host for an ``EffectTransducer`` and starts its run at once.
     ///
@@ -119,19 +119,19 @@ extension ObservableTransducer where T: EffectTransducer {
     ///     `.success(output)` when the state became terminal,
     ///     `.failure(error)` when the run was cancelled or failed.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
-        env: T.Env,
-        output: sending some Subject<T.Output>,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
+        env: Transducer.Env,
+        output: sending some Subject<Transducer.Output>,
         completion: Completion? = nil
     ) {
-        self.init(initialState: initialState, proxy: proxy ?? T.Proxy())
+        self.init(initialState: initialState, proxy: proxy ?? Transducer.Proxy())
         // Safety: the environment is used on the main actor only, by the run
         // this host starts there.
         nonisolated(unsafe) let env = env
         start(completion: completion) { storage, proxy in
-            try await T.run(storage: storage, proxy: proxy, env: env, output: output)
+            try await Transducer.run(storage: storage, proxy: proxy, env: env, output: output)
         }
     }
 
@@ -139,10 +139,10 @@ extension ObservableTransducer where T: EffectTransducer {
     /// observes; see
     /// the initialiser that takes `output:`.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
-        env: T.Env,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
+        env: Transducer.Env,
         completion: Completion? = nil
     ) {
         self.init(
@@ -151,12 +151,12 @@ extension ObservableTransducer where T: EffectTransducer {
 
     /// Creates a host for an ``EffectTransducer`` with a completion closure.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
-        env: T.Env,
-        output: sending some Subject<T.Output>,
-        completion: @escaping (Result<T.Output, any Error>) -> Void
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
+        env: Transducer.Env,
+        output: sending some Subject<Transducer.Output>,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: env, output: output,
@@ -166,11 +166,11 @@ extension ObservableTransducer where T: EffectTransducer {
     /// Creates a host for an ``EffectTransducer`` whose outputs nobody
     /// observes, with a completion closure.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
-        env: T.Env,
-        completion: @escaping (Result<T.Output, any Error>) -> Void
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
+        env: Transducer.Env,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: env, output: NoCallback(),
@@ -179,14 +179,14 @@ extension ObservableTransducer where T: EffectTransducer {
 }
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-extension ObservableTransducer where T: EffectTransducer, T.Env == Void {
+extension ObservableTransducer where Transducer: Oak.EffectTransducer, Transducer.Env == Void {
     /// Creates a host for an ``EffectTransducer`` whose effects need no
     /// environment.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
-        output: sending some Subject<T.Output>,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
+        output: sending some Subject<Transducer.Output>,
         completion: Completion? = nil
     ) {
         self.init(of: type, initialState: initialState, proxy: proxy, env: (), output: output, completion: completion)
@@ -195,9 +195,9 @@ extension ObservableTransducer where T: EffectTransducer, T.Env == Void {
     /// Creates a host for an ``EffectTransducer`` whose effects need no
     /// environment and whose outputs nobody observes.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
         completion: Completion? = nil
     ) {
         self.init(
@@ -207,11 +207,11 @@ extension ObservableTransducer where T: EffectTransducer, T.Env == Void {
     /// Creates a host for an ``EffectTransducer`` whose effects need no
     /// environment, with a completion closure.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
-        output: sending some Subject<T.Output>,
-        completion: @escaping (Result<T.Output, any Error>) -> Void
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
+        output: sending some Subject<Transducer.Output>,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: (), output: output,
@@ -222,10 +222,10 @@ extension ObservableTransducer where T: EffectTransducer, T.Env == Void {
     /// environment and whose outputs nobody observes, with a completion
     /// closure.
     public convenience init(
-        of type: T.Type = T.self,
-        initialState: T.State,
-        proxy: T.Proxy? = nil,
-        completion: @escaping (Result<T.Output, any Error>) -> Void
+        of type: Transducer.Type = Transducer.self,
+        initialState: Transducer.State,
+        proxy: Transducer.Proxy? = nil,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: (), output: NoCallback(),
@@ -233,27 +233,142 @@ extension ObservableTransducer where T: EffectTransducer, T.Env == Void {
     }
 }
 
+// MARK: - Saved state
+
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+extension ObservableTransducer where Transducer.State: Codable {
+    /// Creates a host that starts from the state saved in `snapshots` and
+    /// saves the state there after every change.
+    ///
+    /// ```swift
+    /// let favourites = ObservableTransducer<Favourites>(
+    ///     restoringFrom: StateSnapshots(url: dataDirectory.appending(path: "favourites.json")),
+    ///     initialState: Favourites.State(),
+    ///     restored: { _ in .didRestore },
+    ///     env: env)
+    /// ```
+    ///
+    /// Without a snapshot, or when it cannot be restored (it is then set
+    /// aside and reported, see ``StateSnapshots``), the run starts from
+    /// `initialState`. Effects that were running when the state was saved
+    /// are not resurrected: after a restore the transducer first gets the
+    /// event `restored` makes, before any event sent since the host was
+    /// created, and decides there what to start again.
+    ///
+    /// - Parameters:
+    ///   - type: The transducer to run; may be left out when the generic
+    ///     argument says it.
+    ///   - snapshots: Where the state is kept.
+    ///   - initialState: The state to start from without a snapshot.
+    ///   - restored: The event the transducer gets first after a restore;
+    ///     `nil` (the default) for none.
+    ///   - proxy: The event channel of the run, or `nil` for a new one.
+    ///   - env: The environment the effects receive; `()` for a
+    ///     ``Transducer``.
+    ///   - output: Receives every output, on the main actor.
+    ///   - completion: Called exactly once on the main actor, after the run
+    ///     has ended.
+    public convenience init(
+        of type: Transducer.Type = Transducer.self,
+        restoringFrom snapshots: StateSnapshots<Transducer.State>,
+        initialState: Transducer.State,
+        restored: (Transducer.State) -> Transducer.Event? = { _ in nil },
+        proxy: Transducer.Proxy? = nil,
+        env: Transducer.Env,
+        output: sending some Subject<Transducer.Output>,
+        completion: Completion? = nil
+    ) {
+        let saved = snapshots.startingState(initialState: initialState, restored: restored)
+        self.init(initialState: saved.state, proxy: proxy ?? Transducer.Proxy())
+        saveStates(with: SnapshotWriter(snapshots).write)
+        // Safety: the environment and the event are used on the main actor
+        // only, by the run this host starts there.
+        nonisolated(unsafe) let env = env
+        nonisolated(unsafe) let event = saved.event
+        start(completion: completion) { storage, proxy in
+            if let event {
+                nonisolated(unsafe) let event = event
+                try proxy._channel.prepend(event)
+            }
+            return try await Transducer.run(
+                storage: storage, proxy: proxy, env: env, output: output, systemActor: MainActor.shared)
+        }
+    }
+
+    /// Creates a host that restores and saves its state, whose outputs
+    /// nobody observes; see the initialiser that takes `output:`.
+    public convenience init(
+        of type: Transducer.Type = Transducer.self,
+        restoringFrom snapshots: StateSnapshots<Transducer.State>,
+        initialState: Transducer.State,
+        restored: (Transducer.State) -> Transducer.Event? = { _ in nil },
+        proxy: Transducer.Proxy? = nil,
+        env: Transducer.Env,
+        completion: Completion? = nil
+    ) {
+        self.init(
+            of: type, restoringFrom: snapshots, initialState: initialState, restored: restored, proxy: proxy,
+            env: env, output: NoCallback(), completion: completion)
+    }
+}
+
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+extension ObservableTransducer where Transducer.State: Codable, Transducer.Env == Void {
+    /// Creates a host that restores and saves its state, for a transducer
+    /// without an environment; see the initialiser that takes `env:`.
+    public convenience init(
+        of type: Transducer.Type = Transducer.self,
+        restoringFrom snapshots: StateSnapshots<Transducer.State>,
+        initialState: Transducer.State,
+        restored: (Transducer.State) -> Transducer.Event? = { _ in nil },
+        proxy: Transducer.Proxy? = nil,
+        output: sending some Subject<Transducer.Output>,
+        completion: Completion? = nil
+    ) {
+        self.init(
+            of: type, restoringFrom: snapshots, initialState: initialState, restored: restored, proxy: proxy,
+            env: (), output: output, completion: completion)
+    }
+
+    /// Creates a host that restores and saves its state, for a transducer
+    /// without an environment whose outputs nobody observes.
+    public convenience init(
+        of type: Transducer.Type = Transducer.self,
+        restoringFrom snapshots: StateSnapshots<Transducer.State>,
+        initialState: Transducer.State,
+        restored: (Transducer.State) -> Transducer.Event? = { _ in nil },
+        proxy: Transducer.Proxy? = nil,
+        completion: Completion? = nil
+    ) {
+        self.init(
+            of: type, restoringFrom: snapshots, initialState: initialState, restored: restored, proxy: proxy,
+            env: (), output: NoCallback(), completion: completion)
+    }
+}
+
 // MARK: - Sending
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-extension ObservableTransducer where T.Proxy == Oak.Proxy<T.Event> {
+extension ObservableTransducer where Transducer.Proxy == Oak.Proxy<Transducer.Event> {
     /// Enqueues `event` for processing by the run; the same as
     /// `proxy.send(event)`.
     ///
     /// - Throws: ``TransducerError/terminated`` when the run has ended,
     ///   ``TransducerError/bufferFull`` when the proxy's buffer is full. The
     ///   event is not enqueued then.
-    public func send(_ event: sending T.Event) throws(TransducerError) {
+    @_disfavoredOverload
+    public func send(_ event: sending Transducer.Event) throws(TransducerError) {
         try proxy.send(event)
     }
 }
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-extension ObservableTransducer where T.Proxy == SyncSuspendingProxy<T.Event> {
+extension ObservableTransducer where Transducer.Proxy == SyncSuspendingProxy<Transducer.Event> {
     /// Sends `event` and suspends until the run has processed it; the same
     /// as `proxy.send(event)`: when the run has ended the event is dropped
     /// (and logged).
-    public func send(_ event: sending T.Event) async {
+    @_disfavoredOverload
+    public func send(_ event: sending Transducer.Event) async {
         await proxy.send(event)
     }
 
@@ -263,7 +378,8 @@ extension ObservableTransducer where T.Proxy == SyncSuspendingProxy<T.Event> {
     /// - Throws: ``TransducerError/terminated`` when the run has ended (also
     ///   while the event waited), ``TransducerError/bufferFull`` when too
     ///   many senders wait.
-    public func checkedSend(_ event: sending T.Event) async throws(TransducerError) {
+    @_disfavoredOverload
+    public func checkedSend(_ event: sending Transducer.Event) async throws(TransducerError) {
         try await proxy.checkedSend(event)
     }
 }

@@ -56,21 +56,21 @@ import Observation
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Observable
 @MainActor
-public final class ObservableTransducer<T: BaseTransducer> {
+public final class ObservableTransducer<Transducer: BaseTransducer> {
     /// The state of the transducer.
-    public typealias State = T.State
+    public typealias State = Transducer.State
     /// The events of the transducer.
-    public typealias Event = T.Event
+    public typealias Event = Transducer.Event
     /// The output of the transducer.
-    public typealias Output = T.Output
+    public typealias Output = Transducer.Output
     /// The proxy type of the transducer.
-    public typealias Proxy = T.Proxy
+    public typealias Proxy = Transducer.Proxy
     /// The input of the transducer's proxy.
-    public typealias Input = T.Proxy.Input
+    public typealias Input = Transducer.Proxy.Input
     /// Oak's hosts have content; this one has none.
     public typealias Content = Never
     /// What the host's initialisers take as the initial state.
-    public typealias StateInitialising = T.State
+    public typealias StateInitialising = Transducer.State
 
     /// What a host calls when its run has ended: exactly once, on the main
     /// actor, with `.success(output)` on a terminal state or
@@ -84,7 +84,7 @@ public final class ObservableTransducer<T: BaseTransducer> {
     /// ```
     public struct Completion: Completable {
         /// The output of a run that reached a terminal state.
-        public typealias Value = T.Output
+        public typealias Value = Transducer.Output
         /// The error of a run that was cancelled or failed.
         public typealias Failure = any Error
 
@@ -103,7 +103,7 @@ public final class ObservableTransducer<T: BaseTransducer> {
 
     /// Where the run reads and writes the state; holds this host weakly.
     @ObservationIgnored
-    private let storage: _ObservableTransducerStorage<T>
+    private let storage: _ObservableTransducerStorage<Transducer>
 
     /// The task of the run, cancelled when the host is released.
     @ObservationIgnored
@@ -112,7 +112,7 @@ public final class ObservableTransducer<T: BaseTransducer> {
     /// The event channel of the run. Send events with it, or end the run
     /// with `proxy.cancel()`.
     @ObservationIgnored
-    public let proxy: T.Proxy
+    public let proxy: Transducer.Proxy
 
     /// Whether the run is still going: `true` from creation until the run
     /// has ended (terminal state, cancellation, failure). It turns `false`
@@ -124,21 +124,26 @@ public final class ObservableTransducer<T: BaseTransducer> {
     /// The current state of the transducer: the initial state until the
     /// first update, then the state after each update. Observable: every
     /// write is reported to observers.
-    public var state: T.State {
+    public var state: Transducer.State {
         access(keyPath: \.state)
         return storage.state
     }
 
     /// The send-only input of the run, to give to components that may send
     /// events but must not cancel the run.
-    public var input: T.Input { proxy.input }
+    public var input: Transducer.Input { proxy.input }
 
     /// Creates the host without starting a run; every public initialiser
     /// calls ``start(completion:run:)`` right after.
-    init(initialState: T.State, proxy: T.Proxy) {
+    init(initialState: Transducer.State, proxy: Transducer.Proxy) {
         self.proxy = proxy
         self.storage = _ObservableTransducerStorage(state: initialState)
         self.storage.host = self
+    }
+
+    /// Saves every state the run writes with `write`.
+    func saveStates(with write: @escaping (Transducer.State) -> Void) {
+        storage.didWrite = write
     }
 
     /// Ends the run with ``TransducerError/cancelled``: every operation is
@@ -160,25 +165,22 @@ public final class ObservableTransducer<T: BaseTransducer> {
     /// storage, never the host, so the host can be released while it runs.
     func start(
         completion: Completion?,
-        run: @escaping @MainActor (_ObservableTransducerStorage<T>, T.Proxy) async throws -> T.Output
+        run:
+            @escaping @MainActor (_ObservableTransducerStorage<Transducer>, Transducer.Proxy) async throws ->
+            Transducer.Output
     ) {
         let storage = self.storage
         let proxy = self.proxy
         runTask.set(
             Task {
-                let result: Result<T.Output, any Error>
-                do {
-                    result = .success(try await run(storage, proxy))
-                } catch {
-                    result = .failure(error)
-                }
+                let result = await Result { try await run(storage, proxy) }
                 storage.host?.isRunning = false
                 completion?.completed(with: result)
             })
     }
 
     /// Writes a new state and tells observers; called by the storage.
-    func _setState(_ newValue: T.State) {
+    func _setState(_ newValue: Transducer.State) {
         withMutation(keyPath: \.state) {
             storage.state = newValue
         }
@@ -210,15 +212,18 @@ final class _RunTaskHandle: Sendable {
 /// indeed used on the main actor.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
-final class _ObservableTransducerStorage<T: BaseTransducer>: @preconcurrency Storage {
-    var state: T.State
-    weak var host: ObservableTransducer<T>?
+final class _ObservableTransducerStorage<Transducer: BaseTransducer>: @preconcurrency Storage {
+    var state: Transducer.State
+    weak var host: ObservableTransducer<Transducer>?
+    /// Called with every state the run writes: saves it, for a host made
+    /// with ``StateSnapshots``.
+    var didWrite: ((Transducer.State) -> Void)?
 
-    init(state: T.State) {
+    init(state: Transducer.State) {
         self.state = state
     }
 
-    var value: T.State {
+    var value: Transducer.State {
         get { state }
         set {
             if let host {
@@ -226,6 +231,7 @@ final class _ObservableTransducerStorage<T: BaseTransducer>: @preconcurrency Sto
             } else {
                 state = newValue
             }
+            didWrite?(newValue)
         }
     }
 }

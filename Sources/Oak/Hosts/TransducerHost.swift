@@ -70,13 +70,7 @@ extension TransducerHost {
         _ completion: (Result<Hosted.Output, any Error>) -> Void,
         with body: () async throws -> Hosted.Output
     ) async {
-        let result: Result<Hosted.Output, any Error>
-        do {
-            result = .success(try await body())
-        } catch {
-            result = .failure(error)
-        }
-        completion(result)
+        completion(await Result(catching: body))
     }
 }
 

@@ -40,28 +40,28 @@ import SwiftUI
 /// > view against a stand-in `SwiftUI` module; it is run on Apple platforms
 /// > only.
 @MainActor
-public struct TransducerView<T: BaseTransducer, Content: View>: View {
+public struct TransducerView<Transducer: BaseTransducer, Content: View>: View {
     /// The state of the transducer.
-    public typealias State = T.State
+    public typealias State = Transducer.State
     /// The events of the transducer.
-    public typealias Event = T.Event
+    public typealias Event = Transducer.Event
     /// The output of the transducer.
-    public typealias Output = T.Output
+    public typealias Output = Transducer.Output
     /// The proxy type of the transducer.
-    public typealias Proxy = T.Proxy
+    public typealias Proxy = Transducer.Proxy
     /// The input of the transducer's proxy.
-    public typealias Input = T.Proxy.Input
+    public typealias Input = Transducer.Proxy.Input
     /// Where the run keeps the state: the binding the view is given.
-    public typealias Storage = Binding<T.State>
+    public typealias Storage = Binding<Transducer.State>
     /// What the view's initialisers take as the initial state.
-    public typealias StateInitialising = Binding<T.State>
+    public typealias StateInitialising = Binding<Transducer.State>
 
     /// What the view calls when its run has ended: exactly once, on the main
     /// actor, with `.success(output)` on a terminal state or
     /// `.failure(error)` on cancellation or failure.
     public struct Completion: Completable {
         /// The output of a run that reached a terminal state.
-        public typealias Value = T.Output
+        public typealias Value = Transducer.Output
         /// The error of a run that was cancelled or failed.
         public typealias Failure = any Error
 
@@ -83,24 +83,25 @@ public struct TransducerView<T: BaseTransducer, Content: View>: View {
         }
     }
 
-    private let state: Binding<T.State>
-    private let run: @MainActor (_BindingStorage<T.State>, T.Proxy) async throws -> T.Output
+    private let state: Binding<Transducer.State>
+    private let run: @MainActor (_BindingStorage<Transducer.State>, Transducer.Proxy) async throws -> Transducer.Output
     private let completion: Completion?
-    private let content: (T.State, T.Input) -> Content
+    private let content: (Transducer.State, Transducer.Input) -> Content
 
     /// The proxy of the run, kept for the view's identity.
-    @SwiftUI.State private var proxy: T.Proxy
+    @SwiftUI.State private var proxy: Transducer.Proxy
     /// The run's task, kept for the view's identity; cancelled when SwiftUI
     /// discards it.
     @SwiftUI.State private var session = _TransducerViewSession()
 
     /// Creates the view; every public initialiser calls this one.
     init(
-        state: Binding<T.State>,
-        proxy: T.Proxy,
+        state: Binding<Transducer.State>,
+        proxy: Transducer.Proxy,
         completion: Completion?,
-        run: @escaping @MainActor (_BindingStorage<T.State>, T.Proxy) async throws -> T.Output,
-        content: @escaping (T.State, T.Input) -> Content
+        run:
+            @escaping @MainActor (_BindingStorage<Transducer.State>, Transducer.Proxy) async throws -> Transducer.Output,
+        content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.state = state
         self.completion = completion
@@ -134,12 +135,7 @@ public struct TransducerView<T: BaseTransducer, Content: View>: View {
         let completion = self.completion
         session.task.set(
             Task {
-                let result: Result<T.Output, any Error>
-                do {
-                    result = .success(try await run(storage, proxy))
-                } catch {
-                    result = .failure(error)
-                }
+                let result = await Result { try await run(storage, proxy) }
                 completion?.completed(with: result)
             })
     }
@@ -171,7 +167,7 @@ struct _BindingStorage<Value>: Storage {
 
 // MARK: - Transducer
 
-extension TransducerView where T: Transducer {
+extension TransducerView where Transducer: Oak.Transducer {
     /// Creates a view that runs a ``Transducer`` from the first time it
     /// appears, with its state in `initialState`.
     ///
@@ -187,27 +183,27 @@ extension TransducerView where T: Transducer {
     ///   - content: Draws the view from the current state; sends intents
     ///     through the input.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
-        output: sending some Subject<T.Output>,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
+        output: sending some Subject<Transducer.Output>,
         completion: Completion? = nil,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
-            state: initialState, proxy: proxy ?? T.Proxy(), completion: completion,
-            run: { storage, proxy in try await T.run(storage: storage, proxy: proxy, output: output) },
+            state: initialState, proxy: proxy ?? Transducer.Proxy(), completion: completion,
+            run: { storage, proxy in try await Transducer.run(storage: storage, proxy: proxy, output: output) },
             content: content)
     }
 
     /// Creates a view that runs a ``Transducer`` whose outputs nobody
     /// observes.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
         completion: Completion? = nil,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, output: NoCallback(), completion: completion,
@@ -216,12 +212,12 @@ extension TransducerView where T: Transducer {
 
     /// Creates a view that runs a ``Transducer``, with a completion closure.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
-        output: sending some Subject<T.Output>,
-        completion: @escaping (Result<T.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
+        output: sending some Subject<Transducer.Output>,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, output: output, completion: Completion(completion),
@@ -231,11 +227,11 @@ extension TransducerView where T: Transducer {
     /// Creates a view that runs a ``Transducer`` whose outputs nobody
     /// observes, with a completion closure.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
-        completion: @escaping (Result<T.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, output: NoCallback(),
@@ -245,9 +241,9 @@ extension TransducerView where T: Transducer {
 
 // MARK: - EffectTransducer
 
-extension TransducerView where T: EffectTransducer {
+extension TransducerView where Transducer: Oak.EffectTransducer {
     /// The environment of the transducer's effects.
-    public typealias Env = T.Env
+    public typealias Env = Transducer.Env
 
     /// Creates a view that runs an ``EffectTransducer`` from the first time
     /// it appears, with its state in `initialState`.
@@ -267,32 +263,33 @@ extension TransducerView where T: EffectTransducer {
     ///   - content: Draws the view from the current state; sends intents
     ///     through the input.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
-        env: T.Env,
-        output: sending some Subject<T.Output>,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
+        env: Transducer.Env,
+        output: sending some Subject<Transducer.Output>,
         completion: Completion? = nil,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         // Safety: the environment is used on the main actor only, by the run
         // this view starts there.
         nonisolated(unsafe) let env = env
         self.init(
-            state: initialState, proxy: proxy ?? T.Proxy(), completion: completion,
-            run: { storage, proxy in try await T.run(storage: storage, proxy: proxy, env: env, output: output) },
+            state: initialState, proxy: proxy ?? Transducer.Proxy(), completion: completion,
+            run: { storage, proxy in try await Transducer.run(storage: storage, proxy: proxy, env: env, output: output)
+            },
             content: content)
     }
 
     /// Creates a view that runs an ``EffectTransducer`` whose outputs nobody
     /// observes.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
-        env: T.Env,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
+        env: Transducer.Env,
         completion: Completion? = nil,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: env, output: NoCallback(), completion: completion,
@@ -302,13 +299,13 @@ extension TransducerView where T: EffectTransducer {
     /// Creates a view that runs an ``EffectTransducer``, with a completion
     /// closure.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
-        env: T.Env,
-        output: sending some Subject<T.Output>,
-        completion: @escaping (Result<T.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
+        env: Transducer.Env,
+        output: sending some Subject<Transducer.Output>,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: env, output: output,
@@ -318,12 +315,12 @@ extension TransducerView where T: EffectTransducer {
     /// Creates a view that runs an ``EffectTransducer`` whose outputs nobody
     /// observes, with a completion closure.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
-        env: T.Env,
-        completion: @escaping (Result<T.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
+        env: Transducer.Env,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: env, output: NoCallback(),
@@ -331,16 +328,16 @@ extension TransducerView where T: EffectTransducer {
     }
 }
 
-extension TransducerView where T: EffectTransducer, T.Env == Void {
+extension TransducerView where Transducer: Oak.EffectTransducer, Transducer.Env == Void {
     /// Creates a view that runs an ``EffectTransducer`` whose effects need no
     /// environment.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
-        output: sending some Subject<T.Output>,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
+        output: sending some Subject<Transducer.Output>,
         completion: Completion? = nil,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: (), output: output, completion: completion,
@@ -350,11 +347,11 @@ extension TransducerView where T: EffectTransducer, T.Env == Void {
     /// Creates a view that runs an ``EffectTransducer`` whose effects need no
     /// environment and whose outputs nobody observes.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
         completion: Completion? = nil,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: (), output: NoCallback(), completion: completion,
@@ -364,12 +361,12 @@ extension TransducerView where T: EffectTransducer, T.Env == Void {
     /// Creates a view that runs an ``EffectTransducer`` whose effects need no
     /// environment, with a completion closure.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
-        output: sending some Subject<T.Output>,
-        completion: @escaping (Result<T.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
+        output: sending some Subject<Transducer.Output>,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: (), output: output,
@@ -380,11 +377,11 @@ extension TransducerView where T: EffectTransducer, T.Env == Void {
     /// environment and whose outputs nobody observes, with a completion
     /// closure.
     public init(
-        of type: T.Type = T.self,
-        initialState: Binding<T.State>,
-        proxy: T.Proxy? = nil,
-        completion: @escaping (Result<T.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (T.State, T.Input) -> Content
+        of type: Transducer.Type = Transducer.self,
+        initialState: Binding<Transducer.State>,
+        proxy: Transducer.Proxy? = nil,
+        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
+        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: (), output: NoCallback(),

@@ -1,11 +1,3 @@
-#if compiler(>=6.2)
-/// Transducer types are namespaces whose metatypes cross into operation tasks.
-public typealias _TransducerMetatype = SendableMetatype
-#else
-/// Transducer types are namespaces whose metatypes cross into operation tasks.
-public protocol _TransducerMetatype {}
-#endif
-
 /// The vocabulary shared by ``Transducer`` and ``EffectTransducer``.
 ///
 /// You do not conform to `BaseTransducer` directly; conform to one of the two
@@ -21,16 +13,16 @@ public protocol _TransducerMetatype {}
 ///     try await T.run(initialState: state, proxy: T.Proxy(), env: env, output: NoCallback(), systemActor: isolation)
 /// }
 /// ```
-public protocol BaseTransducer<Event>: _TransducerMetatype {
+public protocol BaseTransducer<Event> {
     /// The state of the machine. A terminal state ends a run.
     associatedtype State: Terminable
     /// The events the machine reacts to.
     associatedtype Event
     /// The value each update produces; `Void` when the machine has no output.
     /// ``Transducer`` infers it from the return type of `update`.
-    associatedtype Output = Void
+    associatedtype Output
     /// The effect type: `Never` for a ``Transducer``, `Oak.Effect<Self>` (that
-    /// is ``TransducerEffect``) for an ``EffectTransducer``.
+    /// is ``Effect``) for an ``EffectTransducer``.
     associatedtype Effect
     /// The environment effects receive: `Void` for a ``Transducer``.
     associatedtype Env
@@ -38,7 +30,16 @@ public protocol BaseTransducer<Event>: _TransducerMetatype {
     /// ``Proxy`` by default. Declare
     /// `typealias Proxy = SyncSuspendingProxy<Event>` to make every `send`
     /// wait until its event has been processed.
-    associatedtype Proxy: TransducerProxy<Event> & _ChannelProxy = Oak.Proxy<Event>
+    ///
+    /// The default is declared by ``Transducer`` and ``EffectTransducer``,
+    /// next to their defaults for `Output`: a default here let the Swift 6.3
+    /// compiler, resolving `T.Proxy` of a transducer declared in another
+    /// file, take `Output`'s default too (`Void`) instead of the type
+    /// `update` returns (decision 0018).
+    associatedtype Proxy: TransducerProxy<Event> & _ChannelProxy
+
+    /// The send-only input of the transducer's proxy.
+    typealias Input = Proxy.Input
 
     /// The output a run produces before the first event, from the initial
     /// state alone (a Moore-style output): `run` delivers it to its output
@@ -70,9 +71,6 @@ public protocol BaseTransducer<Event>: _TransducerMetatype {
 }
 
 extension BaseTransducer {
-    /// The send-only input of the transducer's proxy.
-    public typealias Input = Proxy.Input
-
     /// No initial output: returns `nil`.
     @inlinable
     public static func initialOutput(initialState: State) -> Output? { nil }

@@ -53,7 +53,7 @@ extension EffectTransducer {
     ) async throws -> Output {
         try await _run(
             carrier: _LocalState(initialState), proxy: proxy, env: env, output: output,
-            effectType: TransducerEffect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
     /// Runs the transducer until its state is terminal, ignoring outputs;
@@ -68,7 +68,7 @@ extension EffectTransducer {
     ) async throws -> Output {
         try await _run(
             carrier: _LocalState(initialState), proxy: proxy, env: env, output: NoCallback<Output>(),
-            effectType: TransducerEffect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
     /// Runs the transducer against state owned by a host: `storage.value` is
@@ -85,7 +85,7 @@ extension EffectTransducer {
     ) async throws -> Output {
         try await _run(
             carrier: _HostState(storage), proxy: proxy, env: env, output: output,
-            effectType: TransducerEffect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
     /// Runs the transducer against state owned by a host, ignoring outputs;
@@ -100,7 +100,7 @@ extension EffectTransducer {
     ) async throws -> Output {
         try await _run(
             carrier: _HostState(storage), proxy: proxy, env: env, output: NoCallback<Output>(),
-            effectType: TransducerEffect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 }
 
@@ -116,7 +116,7 @@ extension EffectTransducer where Env == Void {
     ) async throws -> Output {
         try await _run(
             carrier: _LocalState(initialState), proxy: proxy, env: (), output: output,
-            effectType: TransducerEffect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
     /// Runs a transducer whose effects need no environment, ignoring outputs.
@@ -129,7 +129,7 @@ extension EffectTransducer where Env == Void {
     ) async throws -> Output {
         try await _run(
             carrier: _LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: TransducerEffect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
     /// Runs a transducer whose effects need no environment against state
@@ -144,7 +144,7 @@ extension EffectTransducer where Env == Void {
     ) async throws -> Output {
         try await _run(
             carrier: _HostState(storage), proxy: proxy, env: (), output: output,
-            effectType: TransducerEffect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
     /// Runs a transducer whose effects need no environment against state
@@ -158,6 +158,6 @@ extension EffectTransducer where Env == Void {
     ) async throws -> Output {
         try await _run(
             carrier: _HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: TransducerEffect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 }

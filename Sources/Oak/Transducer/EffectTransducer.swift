@@ -1,4 +1,4 @@
-/// A finite-state transducer whose `update` also returns an effect (``TransducerEffect``): side
+/// A finite-state transducer whose `update` also returns an effect (``Effect``): side
 /// work that the runtime executes with an environment `Env`.
 ///
 /// `update` returns either `Effect?` (no output) or `(Effect?, Output)`:
@@ -11,7 +11,7 @@
 ///     enum Event { case start, loaded(String) }
 ///     struct Env: Sendable { var load: @Sendable () async throws -> String }
 ///
-///     static func update(_ state: inout State, event: Event) -> Effect? {
+///     static func update(_ state: inout State, event: Event) -> Self.Effect? {
 ///         switch (state, event) {
 ///         case (.idle, .start):
 ///             state = .loading
@@ -26,10 +26,12 @@
 /// }
 /// ```
 ///
-/// Inside the conforming type, `Effect`, `Self.Effect` and `Oak.Effect<Self>`
-/// all name the effect type, ``TransducerEffect``; generic code writes
-/// `T.Effect`.
-public protocol EffectTransducer: BaseTransducer where Effect == TransducerEffect<Self> {
+/// `Self.Effect` and `Oak.Effect<Self>` name the effect type, ``Effect``;
+/// generic code writes `T.Effect`. As in Oak, a bare `Effect` names it only in
+/// members declared after `update` and in extensions; in `update`'s own
+/// signature write `Self.Effect?` (a bare `Effect` there is the generic
+/// module-level type and needs `<Self>`).
+public protocol EffectTransducer: BaseTransducer where Effect == Oak.Effect<Self> {
     /// The state; may be inferred from ``update(_:event:)``.
     associatedtype State
     /// The events; may be inferred from ``update(_:event:)``.
@@ -40,6 +42,9 @@ public protocol EffectTransducer: BaseTransducer where Effect == TransducerEffec
     /// returns only `Effect?`. Declare it (`typealias Output = Int`) when
     /// `update` returns `(Effect?, Output)`.
     associatedtype Output = Void
+    /// The event channel: the buffered ``Proxy`` unless declared
+    /// (`typealias Proxy = SyncSuspendingProxy<Event>`).
+    associatedtype Proxy = Oak.Proxy<Event>
     /// What `update` returns: `Effect?`, or `(Effect?, Output)`.
     associatedtype TransducerOutput
 
@@ -50,7 +55,7 @@ public protocol EffectTransducer: BaseTransducer where Effect == TransducerEffec
 
     /// Splits the result of `update` into effect and output. Provided by Oak
     /// for both forms of `update`; do not implement it.
-    static func _split(_ result: TransducerOutput) -> (TransducerEffect<Self>?, Output)
+    static func _split(_ result: TransducerOutput) -> (Oak.Effect<Self>?, Output)
 
     /// Whether a run delivers outputs to its output subject: `false` when
     /// `update` returns only `Effect?` (there is no output to deliver).
@@ -58,10 +63,10 @@ public protocol EffectTransducer: BaseTransducer where Effect == TransducerEffec
     static var _deliversOutput: Bool { get }
 }
 
-extension EffectTransducer where TransducerOutput == TransducerEffect<Self>?, Output == Void {
+extension EffectTransducer where TransducerOutput == Oak.Effect<Self>?, Output == Void {
     /// `update` returns only an effect: the output is `Void`.
     @inlinable
-    public static func _split(_ result: TransducerOutput) -> (TransducerEffect<Self>?, Output) { (result, ()) }
+    public static func _split(_ result: TransducerOutput) -> (Oak.Effect<Self>?, Output) { (result, ()) }
 
     /// `false`: a transducer whose `update` returns only an effect has no
     /// output to deliver.
@@ -69,10 +74,10 @@ extension EffectTransducer where TransducerOutput == TransducerEffect<Self>?, Ou
     public static var _deliversOutput: Bool { false }
 }
 
-extension EffectTransducer where TransducerOutput == (TransducerEffect<Self>?, Output) {
+extension EffectTransducer where TransducerOutput == (Oak.Effect<Self>?, Output) {
     /// `update` returns an effect and an output.
     @inlinable
-    public static func _split(_ result: TransducerOutput) -> (TransducerEffect<Self>?, Output) { result }
+    public static func _split(_ result: TransducerOutput) -> (Oak.Effect<Self>?, Output) { result }
 
     /// `true`: every update's output is delivered.
     @inlinable
@@ -102,8 +107,8 @@ extension EffectTransducer where Env: Sendable {
     @inlinable
     public static func action(
         _ action: @Sendable @escaping @isolated(any) (Env) async throws -> sending Event
-    ) -> TransducerEffect<Self> {
-        TransducerEffect(action: action)
+    ) -> Oak.Effect<Self> {
+        Effect(action: action)
     }
 
     /// An action on a global actor or an isolation of its own that returns
@@ -111,8 +116,8 @@ extension EffectTransducer where Env: Sendable {
     @inlinable
     public static func action(
         _ action: @Sendable @escaping @isolated(any) (Env) async throws -> sending [Event]
-    ) -> TransducerEffect<Self> {
-        TransducerEffect(action: action)
+    ) -> Oak.Effect<Self> {
+        Effect(action: action)
     }
 }
 
@@ -126,8 +131,8 @@ extension EffectTransducer {
     @inlinable
     public static func action(
         isolatedAction action: @Sendable @escaping (Env, isolated any Actor) async throws -> sending Event
-    ) -> TransducerEffect<Self> {
-        TransducerEffect(isolatedAction: action)
+    ) -> Oak.Effect<Self> {
+        Effect(isolatedAction: action)
     }
 
     /// An action on the isolation of `run` that returns several events,
@@ -135,7 +140,7 @@ extension EffectTransducer {
     @inlinable
     public static func action(
         isolatedAction action: @Sendable @escaping (Env, isolated any Actor) async throws -> sending [Event]
-    ) -> TransducerEffect<Self> {
-        TransducerEffect(isolatedAction: action)
+    ) -> Oak.Effect<Self> {
+        Effect(isolatedAction: action)
     }
 }

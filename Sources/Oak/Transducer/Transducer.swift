@@ -28,7 +28,10 @@ public protocol Transducer: BaseTransducer where Effect == Never, Env == Void {
     associatedtype Event
     /// The value each update produces, inferred from the return type of
     /// ``update(_:event:)``: `Void` when it returns nothing.
-    associatedtype Output
+    associatedtype Output = Void
+    /// The event channel: the buffered ``Proxy`` unless declared
+    /// (`typealias Proxy = SyncSuspendingProxy<Event>`).
+    associatedtype Proxy = Oak.Proxy<Event>
     /// Computes the next state and the output for `event`. Called serially,
     /// never concurrently, on the isolation of the caller of `run`.
     static func update(_ state: inout State, event: Event) -> Output
@@ -92,16 +95,16 @@ extension Transducer {
             effectType: _NoEffect<Self>.self, isolation: systemActor)
     }
 
-    /// Runs the transducer until its state is terminal, ignoring outputs;
-    /// see the overload whose `systemActor` is optional.
-    @discardableResult
+    /// Runs the transducer until its state is terminal, ignoring outputs.
+    /// Returns nothing, as in Oak: pass `output:` to receive the final
+    /// output.
     @inlinable
     public static func run(
         initialState: State,
         proxy: Proxy = Proxy(),
         systemActor: isolated (any Actor)? = #isolation
-    ) async throws -> Output {
-        try await _run(
+    ) async throws {
+        _ = try await _run(
             carrier: _LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
             effectType: _NoEffect<Self>.self, isolation: systemActor)
     }
@@ -111,7 +114,7 @@ extension Transducer {
     ///
     /// Hosts such as ``ObservableTransducer`` use this overload; write your
     /// own host (a terminal front end, a server actor) the same way. See
-    /// the overload whose `systemActor` is optional
+    /// ``BaseTransducer/run(initialState:proxy:env:output:systemActor:)``
     /// for the parameters.
     @discardableResult
     @inlinable
@@ -127,16 +130,16 @@ extension Transducer {
             effectType: _NoEffect<Self>.self, isolation: systemActor)
     }
 
-    /// Runs the transducer against state owned by a host, ignoring outputs;
-    /// see the overload of `run(storage:proxy:env:output:systemActor:)` whose `systemActor` is optional.
-    @discardableResult
+    /// Runs the transducer against state owned by a host, ignoring outputs.
+    /// Returns nothing, as in Oak: pass `output:` to receive the final
+    /// output.
     @inlinable
     public static func run(
         storage: some Storage<State>,
         proxy: Proxy = Proxy(),
         systemActor: isolated (any Actor)? = #isolation
-    ) async throws -> Output {
-        try await _run(
+    ) async throws {
+        _ = try await _run(
             carrier: _HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
             effectType: _NoEffect<Self>.self, isolation: systemActor)
     }

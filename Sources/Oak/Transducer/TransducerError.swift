@@ -20,6 +20,10 @@ public enum TransducerError: Error, Hashable, Sendable, CustomStringConvertible 
     case terminated
     /// The proxy was created with a buffer size that is not positive.
     case invalidBufferSize(Int)
+    /// The operation that sent the event was cancelled (by `.cancelTask`, or
+    /// replaced by a newer operation with the same id): its events are no
+    /// longer processed. Contract rule 2.7.
+    case operationCancelled
 
     /// A message that says what happened and what to do.
     public var description: String {
@@ -36,6 +40,8 @@ public enum TransducerError: Error, Hashable, Sendable, CustomStringConvertible 
             "The transducer has ended (terminal state, cancellation or failure) and takes no more events. Start a new run with a new proxy to continue."
         case .invalidBufferSize(let size):
             "The proxy was created with bufferSize \(size); the buffer size must be at least 1. Create the proxy with a positive bufferSize."
+        case .operationCancelled:
+            "The event was refused: the operation that sent it was cancelled (by cancelTask, or replaced by a newer operation with the same id), so its results are stale. Return from the operation when it is cancelled: check Task.isCancelled, or let this error end it."
         }
     }
 }

@@ -31,7 +31,7 @@
 ///
 /// Effects are values: they do nothing until the runtime executes them, so
 /// `update` stays a pure function that tests can call directly.
-public struct TransducerEffect<T: EffectTransducer> {
+public struct Effect<T: EffectTransducer> {
     /// The environment the effect receives.
     public typealias Env = T.Env
     /// The input through which operations send events.
@@ -51,8 +51,13 @@ public struct TransducerEffect<T: EffectTransducer> {
     enum Storage {
         case event(Event)
         case action((Env, Input) throws -> Event)
+        /// An action on an isolation of its own that returns one event.
+        case asyncAction(@Sendable @isolated(any) (Env) async throws -> sending Event)
         /// An operation without an `id`.
         case operation(Operation.Body)
+        /// Work done at once on the run's isolation that returns no event
+        /// (sending an event to a child).
+        case perform(() -> Void)
         case boxed(Box)
     }
 
@@ -74,7 +79,10 @@ public struct TransducerEffect<T: EffectTransducer> {
         switch kind {
         case .event(let event): storage = .event(event)
         case .action(let action): storage = .action(action)
-        case .operation(let operation) where operation.id == nil: storage = .operation(operation.body)
+        case .perform(let body): storage = .perform(body)
+        case .asyncAction(let action): storage = .asyncAction(action)
+        case .operation(let operation) where operation.id == nil && operation.delay == nil:
+            storage = .operation(operation.body)
         default: storage = .boxed(Box(kind))
         }
     }
@@ -85,6 +93,8 @@ public struct TransducerEffect<T: EffectTransducer> {
         switch storage {
         case .event(let event): .event(event)
         case .action(let action): .action(action)
+        case .perform(let body): .perform(body)
+        case .asyncAction(let action): .asyncAction(action)
         case .operation(let body): .operation(Operation(id: nil, body: body))
         case .boxed(let box): box.kind
         }
@@ -95,14 +105,18 @@ public struct TransducerEffect<T: EffectTransducer> {
         case event(Event)
         case events([Event])
         case action((Env, Input) throws -> Event)
+        /// Synchronous work that returns no event; stored inline.
+        case perform(() -> Void)
         /// An action on the isolation of `run`, which it receives.
         case isolatedAction(@Sendable (Env, isolated any Actor) async throws -> sending [Event])
-        /// An action on an isolation of its own (`@isolated(any)`), wrapped
-        /// in a closure that starts on the isolation of `run`.
-        case asyncAction(@Sendable (Env, isolated (any Actor)?) async throws -> [Event])
+        /// An action on an isolation of its own (`@isolated(any)`) that
+        /// returns one event; stored as written, inline.
+        case asyncAction(@Sendable @isolated(any) (Env) async throws -> sending Event)
+        /// An action on an isolation of its own that returns several events.
+        case asyncActions(@Sendable @isolated(any) (Env) async throws -> sending [Event])
         case operation(Operation)
         case cancel(EffectID)
-        case combined([TransducerEffect])
+        case combined([Effect])
     }
 
     /// An operation: async work in a managed task.
@@ -110,6 +124,9 @@ public struct TransducerEffect<T: EffectTransducer> {
     struct Operation {
         @usableFromInline let id: EffectID?
         @usableFromInline let body: Body
+        /// How long a delayed operation waits before its body runs (kept
+        /// only to describe the effect; the wait is part of `body`).
+        @usableFromInline let delay: (any DurationProtocol)?
 
         /// The work, stored as written so that creating an operation allocates
         /// no wrapper closure.
@@ -125,31 +142,32 @@ public struct TransducerEffect<T: EffectTransducer> {
         }
 
         @inlinable
-        init(id: EffectID?, body: Body) {
+        init(id: EffectID?, body: Body, delay: (any DurationProtocol)? = nil) {
             self.id = id
             self.body = body
+            self.delay = delay
         }
     }
 }
 
 // MARK: - Actions
 
-extension TransducerEffect {
+extension Effect {
     /// An action that returns `event`, processed immediately after the update
     /// that returned this effect, before any buffered event.
     ///
     /// - Complexity: O(1); no task, no allocation for a trivial `Event`.
     @inlinable
-    public static func event(_ event: sending Event) -> TransducerEffect {
-        TransducerEffect(storage: .event(event))
+    public static func event(_ event: sending Event) -> Effect {
+        Effect(storage: .event(event))
     }
 
     /// An action that returns `events`, processed in order and depth first
     /// (the events an action returns while processing one of them come before
     /// the next one).
     @inlinable
-    public static func events(_ events: Event...) -> TransducerEffect {
-        TransducerEffect(kind: .events(events))
+    public static func events(_ events: Event...) -> Effect {
+        Effect(kind: .events(events))
     }
 
     /// An action: a synchronous closure that runs on the isolation of `run`,
@@ -176,14 +194,14 @@ extension TransducerEffect {
     /// ```
     @inlinable
     public init(action: @Sendable @escaping @isolated(any) (Env) async throws -> sending Event) where Env: Sendable {
-        self.init(kind: .asyncAction({ env, _ in [try await action(env)] }))
+        self.init(storage: .asyncAction(action))
     }
 
     /// An action that runs on a global actor or any isolation of its own and
     /// returns several events, processed in order and depth first.
     @inlinable
     public init(action: @Sendable @escaping @isolated(any) (Env) async throws -> sending [Event]) where Env: Sendable {
-        self.init(kind: .asyncAction({ env, _ in try await action(env) }))
+        self.init(kind: .asyncActions(action))
     }
 
     /// An action that runs on the isolation of `run`, which it receives as
@@ -222,7 +240,7 @@ extension TransducerEffect {
 
 // MARK: - Operations
 
-extension TransducerEffect {
+extension Effect {
     /// An operation whose task runs on the isolation of `run`, which the
     /// closure receives as its third argument.
     ///
@@ -272,12 +290,13 @@ extension TransducerEffect {
                     body: .isolated({ env, input, isolation in
                         try await clock.sleep(for: duration, tolerance: tolerance)
                         try await operation(env, input, isolation)
-                    })
+                    }),
+                    delay: duration
                 )))
     }
 }
 
-extension TransducerEffect where Env: Sendable {
+extension Effect where Env: Sendable {
     /// An operation: async work in a task managed by the transducer. It reports
     /// back by sending events through `input`.
     ///
@@ -327,49 +346,50 @@ extension TransducerEffect where Env: Sendable {
                     body: .own({ env, input in
                         try await clock.sleep(for: duration, tolerance: tolerance)
                         try await operation(env, input)
-                    })
+                    }),
+                    delay: duration
                 )))
     }
 }
 
 // MARK: - Cancellation and composition
 
-extension TransducerEffect {
+extension Effect {
     /// Cancels the running operation with `id`; does nothing when none runs.
     @inlinable
-    public static func cancelTask(_ id: some Hashable & Sendable) -> TransducerEffect {
-        TransducerEffect(kind: .cancel(EffectID(id)))
+    public static func cancelTask(_ id: some Hashable & Sendable) -> Effect {
+        Effect(kind: .cancel(EffectID(id)))
     }
 
     /// Executes `effects` in order within one computation cycle: actions run
     /// in order and their events are processed in that order (depth first);
     /// cancellations apply; operations start in that order and then run in
-    /// parallel. Oak's name for ``combine(_:)-(TransducerEffect<T>...)``.
+    /// parallel. Oak's name for ``combine(_:)-(Effect<T>...)``.
     ///
     /// ```swift
     /// return .sequence(.cancelTask("load"), .event(.didCancel))
     /// ```
     @inlinable
-    public static func sequence(_ effects: TransducerEffect...) -> TransducerEffect {
-        TransducerEffect(kind: .combined(effects))
+    public static func sequence(_ effects: Effect...) -> Effect {
+        Effect(kind: .combined(effects))
     }
 
     /// Executes `effects` in order within one computation cycle; the same as
     /// ``sequence(_:)``.
     @inlinable
-    public static func combine(_ effects: TransducerEffect...) -> TransducerEffect {
-        TransducerEffect(kind: .combined(effects))
+    public static func combine(_ effects: Effect...) -> Effect {
+        Effect(kind: .combined(effects))
     }
 
     /// Executes `effects` in order within one computation cycle; see
     /// ``sequence(_:)``.
     @inlinable
-    public static func combine(_ effects: [TransducerEffect]) -> TransducerEffect {
-        TransducerEffect(kind: .combined(effects))
+    public static func combine(_ effects: [Effect]) -> Effect {
+        Effect(kind: .combined(effects))
     }
 }
 
-extension TransducerEffect where Env: Sendable {
+extension Effect where Env: Sendable {
     /// One managed operation that runs `operations` one after another: each
     /// starts when the previous one has finished. Only operation effects may
     /// be chained; actions and cancellations in `effects` are executed at
@@ -389,9 +409,9 @@ extension TransducerEffect where Env: Sendable {
     @inlinable
     public static func chain(
         id: (some Hashable & Sendable)? = Optional<ID>.none,
-        _ effects: TransducerEffect...
-    ) -> TransducerEffect {
-        var immediate: [TransducerEffect] = []
+        _ effects: Effect...
+    ) -> Effect {
+        var immediate: [Effect] = []
         var bodies: [@Sendable (Env, Input, isolated any Actor) async throws -> Void] = []
         for effect in effects {
             if case .operation(let operation) = effect.kind {
@@ -400,7 +420,7 @@ extension TransducerEffect where Env: Sendable {
                 immediate.append(effect)
             }
         }
-        let chained = TransducerEffect(
+        let chained = Effect(
             kind: .operation(
                 Operation(
                     id: id.map(EffectID.init),
@@ -411,11 +431,11 @@ extension TransducerEffect where Env: Sendable {
                         }
                     })
                 )))
-        return immediate.isEmpty ? chained : TransducerEffect(kind: .combined(immediate + [chained]))
+        return immediate.isEmpty ? chained : Effect(kind: .combined(immediate + [chained]))
     }
 }
 
-extension TransducerEffect.Operation.Body where T.Env: Sendable {
+extension Effect.Operation.Body where T.Env: Sendable {
     /// The work as one closure that takes the isolation of `run`.
     @usableFromInline
     var uniform: @Sendable (T.Env, T.Input, isolated any Actor) async throws -> Void {
@@ -425,3 +445,7 @@ extension TransducerEffect.Operation.Body where T.Env: Sendable {
         }
     }
 }
+
+/// The former name of ``Effect``, kept for code written against earlier
+/// versions of this module.
+public typealias TransducerEffect<T: EffectTransducer> = Effect<T>
