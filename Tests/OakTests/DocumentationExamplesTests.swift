@@ -26,9 +26,13 @@ struct DocumentationSamplesTests {
         // The hosting article's samples are compiled and run by the host tests.
         let hostingArticleTests = thisFile.deletingLastPathComponent()
             .appendingPathComponent("Hosts/HostingArticleTests.swift")
+        // The composition and state-scoped action articles' samples too.
+        let compositionArticleTests = thisFile.deletingLastPathComponent()
+            .appendingPathComponent("Composition/CompositionArticleTests.swift")
         let code =
             Self.significantLines(of: try String(contentsOf: thisFile, encoding: .utf8))
             + Self.significantLines(of: try String(contentsOf: hostingArticleTests, encoding: .utf8))
+            + Self.significantLines(of: try String(contentsOf: compositionArticleTests, encoding: .utf8))
         let articles = try FileManager.default.contentsOfDirectory(atPath: catalog.path)
             .filter { $0.hasSuffix(".md") }
             .sorted()
@@ -166,7 +170,7 @@ enum DocGettingStarted {
             let proxy = Counter.Proxy()
 
             let run = Task {
-                try await Counter.run(initialState: .counting(0), proxy: proxy)
+                try await Counter.run(initialState: .counting(0), proxy: proxy, output: NoCallback())
             }
 
             try proxy.send(.increment)
@@ -439,6 +443,63 @@ enum DocEffects {
         }
     }
 
+    /// The article's comic viewer: every load has the id "load", so a new
+    /// load replaces the one in flight, and a late answer is refused.
+    enum ComicViewer: EffectTransducer {
+        struct Comic: Sendable, Equatable {
+            var number: Int
+        }
+
+        enum State: Terminable, Equatable {
+            case loading(Int)
+            case showing(Comic)
+            case closed
+
+            var isTerminal: Bool { self == .closed }
+        }
+
+        enum Event {
+            case show(Int)
+            case didLoad(Comic)
+            case close
+        }
+
+        struct Env: Sendable {
+            var loadComic: @Sendable (Int) async throws -> Comic
+        }
+
+        static func update(_ state: inout State, event: Event) -> Self.Effect? {
+            switch event {
+            case .show(let number):
+                state = .loading(number)
+                return Effect(id: "load") { env, input in
+                    let comic = try await env.loadComic(number)  // 5 may answer last…
+                    try input.send(.didLoad(comic))  // …but is refused then
+                }
+            case .didLoad(let comic):
+                state = .showing(comic)
+                return nil
+            case .close:
+                state = .closed
+                return nil
+            }
+        }
+    }
+
+    /// Records the states of the comic viewer and the events it refused.
+    struct ViewerInspector: TransducerInspector {
+        let trace: OakTests.Trace
+
+        func record<T: BaseTransducer>(_ record: InspectionRecord<T>, of run: RunID) {
+            switch record {
+            case .state(let state as ComicViewer.State):
+                if case .showing(let comic) = state { trace.append("state showing(Comic(number: \(comic.number)))") }
+            case .eventRefused(let info): trace.append("refused \(info)")
+            default: break
+            }
+        }
+    }
+
     /// Suspends until the current task is cancelled, then throws
     /// `CancellationError`: a stand-in for a service that never answers.
     static func untilCancelled() async throws -> Never {
@@ -453,6 +514,33 @@ enum DocEffects {
 
     @Suite("Documentation: Effects")
     struct EffectsDocumentationTests {
+        @Test func aReplacedLoadCannotOverwriteTheNewerComic() async throws {
+            let answers = (five: Gate(), six: Gate())
+            let trace = OakTests.Trace()
+            let env = ComicViewer.Env(loadComic: { number in
+                trace.append("loading \(number)")
+                await (number == 5 ? answers.five : answers.six).wait()  // ignores cancellation
+                return ComicViewer.Comic(number: number)
+            })
+            let proxy = ComicViewer.Proxy()
+            let run = Task {
+                try await TransducerInspection.$inspector.withValue(ViewerInspector(trace: trace)) {
+                    try await ComicViewer.run(initialState: .loading(0), proxy: proxy, env: env)
+                }
+            }
+            try proxy.send(.show(5))
+            await trace.waitFor("loading 5")
+            try proxy.send(.show(6))
+            await trace.waitFor("loading 6")
+            answers.six.open()
+            await trace.waitFor("state showing(Comic(number: 6))")
+            answers.five.open()
+            await trace.waitFor("refused operation #1 (id: load)")
+            try proxy.send(.close)
+            try await value(of: run)
+            #expect(trace.entries(withPrefix: "state showing") == ["state showing(Comic(number: 6))"])
+        }
+
         @Test func actionsRunDepthFirstAfterTheOutput() async throws {
             let (notes, recorder) = AsyncStream.makeStream(of: String.self)
             let env = Trace.Env(note: { recorder.yield($0) })
@@ -1046,6 +1134,9 @@ enum DocConcurrency {
             case .effectFinished(let info): lines.yield("finished \(info)")
             case .effectCancelled(let info): lines.yield("cancelled \(info)")
             case .effectFailed(let info, let error): lines.yield("failed \(info): \(error)")
+            case .eventRefused(let info): lines.yield("refused an event of \(info)")
+            case .waitingForEvents: lines.yield("waiting")
+            case .intentRefused(let event): lines.yield("refused intent \(event)")
             case .ended(let error): lines.yield("ended \(error.map { "\($0)" } ?? "in a terminal state")")
             }
         }

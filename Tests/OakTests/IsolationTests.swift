@@ -339,7 +339,7 @@ enum TallyCounter: EffectTransducer {
     typealias Env = ClassTally
     typealias Output = Int
 
-    static func update(_ state: inout State, event: Event) -> (Effect?, Int) {
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, Int) {
         switch event {
         case .start:
             let operation = Effect(isolatedOperation: { env, input, isolated in

@@ -14,6 +14,17 @@ public enum InspectionRecord<T: BaseTransducer> {
     case effectCancelled(EffectInfo)
     /// An operation or action failed with an error; the run fails with it.
     case effectFailed(EffectInfo, any Error)
+    /// An event sent by an operation after it was cancelled or replaced was
+    /// refused (``TransducerError/operationCancelled``); it never reaches
+    /// `update`. Comes from the operation's task.
+    case eventRefused(EffectInfo)
+    /// An intent of a state-scoped model was invoked after the state had
+    /// left its scope: its event was not sent (``Intent``).
+    case intentRefused(T.Event)
+    /// The run has processed every event it had and waits for the next one.
+    /// Test harnesses use it to know that a sent event and everything it
+    /// caused synchronously have been processed.
+    case waitingForEvents
     /// The run ended: `nil` when it reached a terminal state, else the error
     /// it throws.
     case ended((any Error)?)

@@ -56,23 +56,75 @@ public struct RunID: Hashable, Sendable, CustomStringConvertible {
 final class _RunInspection: Sendable {
     @usableFromInline let inspector: any TransducerInspector
     @usableFromInline let runID: RunID
+    /// The transducer of the run, for the records that operations make from
+    /// their own tasks (which do not name the transducer type).
+    ///
+    /// Safety (`nonisolated(unsafe)`): a metatype is immutable; it is only
+    /// used to name the transducer in the records handed to the inspector,
+    /// which is `Sendable` and receives records from any isolation.
+    nonisolated(unsafe) let transducer: any BaseTransducer.Type
 
     @usableFromInline
-    init(inspector: any TransducerInspector, runID: RunID) {
+    init(inspector: any TransducerInspector, runID: RunID, transducer: any BaseTransducer.Type) {
         self.inspector = inspector
         self.runID = runID
+        self.transducer = transducer
     }
 
-    /// The inspection of a run starting now, if an inspector is installed.
+    /// The inspection of a run of `T` starting now, if an inspector is
+    /// installed.
     @usableFromInline
-    static func current() -> _RunInspection? {
-        TransducerInspection.inspector.map { _RunInspection(inspector: $0, runID: .next()) }
+    static func current<T: BaseTransducer>(for type: T.Type) -> _RunInspection? {
+        TransducerInspection.inspector.map { _RunInspection(inspector: $0, runID: .next(), transducer: type) }
     }
 
     /// Hands `record` to the inspector.
     @inlinable
     func record<T: BaseTransducer>(_ record: InspectionRecord<T>) {
         inspector.record(record, of: runID)
+    }
+
+    /// How an operation ended, as its task reports it.
+    @usableFromInline
+    enum OperationEnd {
+        case finished
+        case cancelled
+        case failed(any Error)
+    }
+
+    /// Hands the record of an operation's end to the inspector, naming the
+    /// run's transducer.
+    @usableFromInline
+    func recordOperation(_ end: OperationEnd, _ info: EffectInfo) {
+        func record<T: BaseTransducer>(_ type: T.Type) {
+            switch end {
+            case .finished: inspector.record(InspectionRecord<T>.effectFinished(info), of: runID)
+            case .cancelled: inspector.record(InspectionRecord<T>.effectCancelled(info), of: runID)
+            case .failed(let error): inspector.record(InspectionRecord<T>.effectFailed(info, error), of: runID)
+            }
+        }
+        record(transducer)
+    }
+
+    /// Hands the record of a stale intent to the inspector, naming the
+    /// run's transducer.
+    @usableFromInline
+    func recordRefusedIntent<Event>(_ event: Event) {
+        func record<T: BaseTransducer>(_ type: T.Type) {
+            guard let event = event as? T.Event else { return }
+            inspector.record(InspectionRecord<T>.intentRefused(event), of: runID)
+        }
+        record(transducer)
+    }
+
+    /// Hands the record of an event refused from a cancelled operation to
+    /// the inspector, naming the run's transducer.
+    @usableFromInline
+    func recordRefusedEvent(_ info: EffectInfo) {
+        func record<T: BaseTransducer>(_ type: T.Type) {
+            inspector.record(InspectionRecord<T>.eventRefused(info), of: runID)
+        }
+        record(transducer)
     }
 }
 

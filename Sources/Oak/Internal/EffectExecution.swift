@@ -1,11 +1,29 @@
 /// What executing an effect gives the run loop: events to process next.
 @usableFromInline
 enum _Outcome<Event> {
-    case none
+    case noEvent
     case one(Event)
     case many([Event])
-    /// The effect has async parts: call `executeAsync`.
-    case needsAsync
+
+    /// How many events there are.
+    @inlinable
+    var count: Int {
+        switch self {
+        case .noEvent: 0
+        case .one: 1
+        case .many(let events): events.count
+        }
+    }
+
+    /// Appends the events, in order, to `events`.
+    @inlinable
+    func append(to events: inout [Event]) {
+        switch self {
+        case .noEvent: break
+        case .one(let event): events.append(event)
+        case .many(let more): events.append(contentsOf: more)
+        }
+    }
 }
 
 /// The per-run values effects are executed with.
@@ -20,6 +38,9 @@ struct _EffectContext<T: BaseTransducer, Env> {
     /// The actor that isolated actions and operations of a run without
     /// isolation use; made when the first one starts.
     @usableFromInline var runActor: _RunActor?
+    /// The operations the effects being executed have cancelled: the loop
+    /// removes their events from its batch once the effect has run.
+    @usableFromInline var cancelledOperations: [_CancelledOperation] = []
 
     @usableFromInline
     init(env: Env, input: T.Input, channel: _EventChannel<T.Event>, inspection: _RunInspection?) {
@@ -108,15 +129,45 @@ protocol _RunnableEffect {
     static func step(_ state: inout T.State, _ event: T.Event) -> (Self?, T.Output)
 
     /// Executes the synchronous kinds (events, actions, starting and
-    /// cancelling operations); returns `.needsAsync` for the others.
+    /// cancelling operations); returns `nil` for the others, which
+    /// `executeAsync` executes.
     func executeSync(
         _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
-    ) throws -> _Outcome<T.Event>
+    ) throws -> _Outcome<T.Event>?
 
-    /// Executes any kind.
+    /// The effect's action, when it is an action with an isolation of its
+    /// own that returns one event (`Effect(action:)`); the run loop awaits
+    /// it directly.
+    var asyncAction: (@Sendable @isolated(any) (Env) async throws -> sending T.Event)? { get }
+
+    /// Executes the kinds that need to suspend (async and isolated actions,
+    /// a combination that contains one), and any other kind as well.
     func executeAsync(
         _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
     ) async throws -> _Outcome<T.Event>
+}
+
+extension _RunnableEffect {
+    /// Executes the effect: without suspending when it can, else with
+    /// `executeAsync`. Inlined into the run loop, so that the synchronous
+    /// kinds pay no async call.
+    @inlinable
+    @inline(__always)
+    func execute(
+        _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
+    ) async throws -> _Outcome<T.Event> {
+        if let outcome = try executeSync(&context, isolation: isolation) { return outcome }
+        if let action = asyncAction {
+            // Awaited here, in the loop: one hop to the action's isolation
+            // and one back, no other async frame.
+            if context.isInspecting { context.recordActionStarted() }
+            // Safety: an action with an isolation of its own can only be
+            // created where `Env` is `Sendable`.
+            nonisolated(unsafe) let env = context.env
+            return .one(try await action(env))
+        }
+        return try await executeAsync(&context, isolation: isolation)
+    }
 }
 
 /// The effect type of a pure ``Transducer``: it has no values.
@@ -135,7 +186,10 @@ enum _NoEffect<T: Transducer>: _RunnableEffect {
     @inlinable
     func executeSync(
         _ context: inout _EffectContext<T, Void>, isolation: isolated (any Actor)?
-    ) throws -> _Outcome<T.Event> { switch self {} }
+    ) throws -> _Outcome<T.Event>? { switch self {} }
+
+    @inlinable
+    var asyncAction: (@Sendable @isolated(any) (Env) async throws -> sending T.Event)? { nil }
 
     @inlinable
     func executeAsync(
@@ -143,7 +197,7 @@ enum _NoEffect<T: Transducer>: _RunnableEffect {
     ) async throws -> _Outcome<T.Event> { switch self {} }
 }
 
-extension TransducerEffect: _RunnableEffect {
+extension Effect: _RunnableEffect {
     @inlinable
     static var deliversOutput: Bool { T._deliversOutput }
 
@@ -155,7 +209,7 @@ extension TransducerEffect: _RunnableEffect {
     @inlinable
     func executeSync(
         _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
-    ) throws -> _Outcome<T.Event> {
+    ) throws -> _Outcome<T.Event>? {
         switch storage {
         case .event(let event):
             if context.isInspecting { context.recordActionStarted() }
@@ -163,12 +217,18 @@ extension TransducerEffect: _RunnableEffect {
         case .action(let action):
             // In a run without isolation that has made its actor, `env` is
             // used there: the action runs on it (`executeAsync`).
-            if isolation == nil, context.runActor != nil { return .needsAsync }
+            if isolation == nil, context.runActor != nil { return nil }
             if context.isInspecting { context.recordActionStarted() }
             return .one(try action(context.env, context.input))
         case .operation(let body):
             start(id: nil, body, &context, isolation: isolation)
-            return .none
+            return .noEvent
+        case .perform(let body):
+            if context.isInspecting { context.recordActionStarted() }
+            body()
+            return .noEvent
+        case .asyncAction:
+            return nil
         case .boxed(let box):
             switch box.kind {
             case .events(let events):
@@ -176,32 +236,60 @@ extension TransducerEffect: _RunnableEffect {
                 return .many(events)
             case .operation(let operation):
                 start(id: operation.id, operation.body, &context, isolation: isolation)
-                return .none
+                return .noEvent
             case .cancel(let id):
-                context.channel.cancelOperation(id: id)
-                return .none
-            default:
-                return .needsAsync
+                if let cancelled = context.channel.cancelOperation(id: id) {
+                    context.cancelledOperations.append(cancelled)
+                }
+                return .noEvent
+            case .event, .action, .perform, .isolatedAction, .asyncAction, .asyncActions, .combined:
+                // `.event`, `.action` and `.perform` are stored inline, never boxed.
+                return nil
             }
         }
+    }
+
+    @inlinable
+    var asyncAction: (@Sendable @isolated(any) (T.Env) async throws -> sending T.Event)? {
+        if case .asyncAction(let action) = storage { return action }
+        return nil
     }
 
     @inlinable
     func executeAsync(
         _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
     ) async throws -> _Outcome<T.Event> {
-        guard case .boxed(let box) = storage else {
-            if case .action(let action) = storage, isolation == nil, let runActor = context.runActor {
-                if context.isInspecting { context.recordActionStarted() }
-                // Safety: see `_RunActor.perform`.
-                let call = _AssumedSendable((action, context.env, context.input))
-                return .one(try await runActor.perform(call).value)
+        let box: Box
+        switch storage {
+        case .boxed(let boxed):
+            box = boxed
+        case .action(let action):
+            // Here only for a run without isolation whose isolated effects
+            // already use the run's actor (see `executeSync`): the action
+            // runs on that actor too.
+            guard isolation == nil, let runActor = context.runActor else {
+                return try executeSync(&context, isolation: isolation) ?? .noEvent
             }
-            return try executeSync(&context, isolation: isolation)
+            if context.isInspecting { context.recordActionStarted() }
+            // Safety: see `_RunActor.perform`.
+            let call = _AssumedSendable((action, context.env, context.input))
+            return .one(try await runActor.perform(call).value)
+        case .asyncAction(let action):
+            return .one(try await Self.perform(action, &context, isolation: isolation))
+        case .event, .operation, .perform:
+            return try executeSync(&context, isolation: isolation) ?? .noEvent
         }
         switch box.kind {
-        case .event, .events, .action, .operation, .cancel:
-            return try executeSync(&context, isolation: isolation)
+        case .events, .operation, .cancel:
+            return try executeSync(&context, isolation: isolation) ?? .noEvent
+        case .event(let event):
+            // Stored inline, never boxed (`init(kind:)`); complete for safety.
+            return .one(event)
+        case .action(let action):
+            return .one(try action(context.env, context.input))
+        case .perform(let body):
+            body()
+            return .noEvent
         case .isolatedAction(let action):
             if context.isInspecting { context.recordActionStarted() }
             // Safety: `env` stays on the run's isolation (the action runs
@@ -210,19 +298,35 @@ extension TransducerEffect: _RunnableEffect {
             nonisolated(unsafe) let env = context.env
             return .many(try await action(env, context.actor(for: isolation)))
         case .asyncAction(let action):
+            return .one(try await Self.perform(action, &context, isolation: isolation))
+        case .asyncActions(let action):
             if context.isInspecting { context.recordActionStarted() }
-            return .many(try await action(context.env, isolation))
+            // Safety: see `perform`.
+            nonisolated(unsafe) let env = context.env
+            return .many(try await action(env))
         case .combined(let effects):
             var events: [T.Event] = []
             for effect in effects {
-                switch try await effect.executeAsync(&context, isolation: isolation) {
-                case .none, .needsAsync: break
-                case .one(let event): events.append(event)
-                case .many(let more): events.append(contentsOf: more)
-                }
+                try await effect.execute(&context, isolation: isolation).append(to: &events)
             }
-            return events.isEmpty ? .none : .many(events)
+            return events.isEmpty ? .noEvent : .many(events)
         }
+    }
+
+    /// Awaits an action that has an isolation of its own and returns one
+    /// event: a hop to its isolation and back, nothing else (no wrapper, no
+    /// array, no box).
+    @inlinable
+    static func perform(
+        _ action: @Sendable @isolated(any) (T.Env) async throws -> sending T.Event,
+        _ context: inout _EffectContext<T, T.Env>,
+        isolation: isolated (any Actor)?
+    ) async throws -> T.Event {
+        if context.isInspecting { context.recordActionStarted() }
+        // Safety: an action with an isolation of its own can only be created
+        // where `Env` is `Sendable`.
+        nonisolated(unsafe) let env = context.env
+        return try await action(env)
     }
 
     /// Starts an operation's task, cancelling the running one with the same id.
@@ -240,8 +344,10 @@ extension TransducerEffect: _RunnableEffect {
         isolation: isolated (any Actor)?
     ) {
         let info = context.nextInfo(id: id, kind: .operation)
-        context.channel.reserve(info.sequenceNumber, id: id)?.cancel()
-        let hooks = _OperationHooks<T>(
+        if let replaced = context.channel.reserve(info.sequenceNumber, id: id) {
+            context.cancelledOperations.append(replaced)
+        }
+        let hooks = _OperationHooks<T.Event>(
             channel: context.channel, info: info, inspection: context.inspection)
         context.inspection?.record(InspectionRecord<T>.effectStarted(info))
         // Safety: an operation with its own isolation can only be created
@@ -249,7 +355,8 @@ extension TransducerEffect: _RunnableEffect {
         // run's isolation, or, in a run without isolation, its `Env` is
         // `Sendable` (only such an `Env` can start a run without isolation).
         let env = _AssumedSendable(context.env)
-        let input = context.input
+        // The operation's own input: refused once the operation is cancelled.
+        let input = T.Proxy._input(context.channel, operation: info.sequenceNumber)
         // `Task.immediate` and `Task` are called here, not through a helper, so
         // that each closure is formed at the type the initialiser takes (a
         // helper costs a reabstraction thunk, one allocation per operation).

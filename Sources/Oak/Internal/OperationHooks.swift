@@ -7,14 +7,20 @@ var logger: Logger { Logger(label: "oak") }
 
 /// What the task of one operation needs from its run: the channel (to send
 /// failures and deregister), and inspection.
+///
+/// Generic over the event type only, not over the transducer: an operation's
+/// task may run on another isolation than its run, and a transducer declared
+/// in a module whose default isolation is the main actor has a conformance
+/// isolated to the main actor, which such a task must not use. Inspection
+/// records name the transducer through ``_RunInspection``.
 @usableFromInline
-struct _OperationHooks<T: BaseTransducer>: Sendable {
-    @usableFromInline let channel: _EventChannel<T.Event>
+struct _OperationHooks<Event>: Sendable {
+    @usableFromInline let channel: _EventChannel<Event>
     @usableFromInline let info: EffectInfo
     @usableFromInline let inspection: _RunInspection?
 
     @usableFromInline
-    init(channel: _EventChannel<T.Event>, info: EffectInfo, inspection: _RunInspection?) {
+    init(channel: _EventChannel<Event>, info: EffectInfo, inspection: _RunInspection?) {
         self.channel = channel
         self.info = info
         self.inspection = inspection
@@ -24,11 +30,15 @@ struct _OperationHooks<T: BaseTransducer>: Sendable {
     ///
     /// `CancellationError`, or any error thrown once the operation was
     /// cancelled or its run is ending (input closed: terminal state, stop
-    /// request), ends it quietly; any other error fails the run (contract 3.4).
+    /// request), ends it quietly; any other error fails the run (contract
+    /// 3.4). An operation cancelled by id or replaced has a cancelled task, so
+    /// whatever it throws afterwards (``TransducerError/operationCancelled``
+    /// from a send among others) is quiet too (contract 2.7).
     ///
     /// `actor` is the isolation the body receives: the run's own
     /// (`isolation`), or the actor made for a run without isolation.
     @inlinable
+    @inline(__always)
     func run<Env, Input: Sendable>(
         _ body: @Sendable (Env, Input, isolated any Actor) async throws -> Void,
         env: _AssumedSendable<Env>,
@@ -49,6 +59,7 @@ struct _OperationHooks<T: BaseTransducer>: Sendable {
 
     /// Runs an operation body that has an isolation of its own.
     @inlinable
+    @inline(__always)
     func run<Env, Input: Sendable>(
         _ body: @Sendable @isolated(any) (Env, Input) async throws -> Void,
         env: _AssumedSendable<Env>,
@@ -67,7 +78,7 @@ struct _OperationHooks<T: BaseTransducer>: Sendable {
     /// Reports that an operation returned and deregisters it.
     @inlinable
     func finished() {
-        inspection?.record(InspectionRecord<T>.effectFinished(info))
+        inspection?.recordOperation(.finished, info)
         channel.complete(info.sequenceNumber, id: info.id)
     }
 
@@ -76,15 +87,15 @@ struct _OperationHooks<T: BaseTransducer>: Sendable {
     func ended(_ error: any Error) {
         switch error {
         case is CancellationError:
-            inspection?.record(InspectionRecord<T>.effectCancelled(info))
+            inspection?.recordOperation(.cancelled, info)
         default:
-            if Task.isCancelled || channel.isClosed {
+            if Task.isCancelled || !channel.acceptsEvents {
                 logger.debug(
                     "Operation ended with an error after cancellation; not a failure.",
                     metadata: ["effect": "\(info)", "error": "\(error)"])
-                inspection?.record(InspectionRecord<T>.effectCancelled(info))
+                inspection?.recordOperation(.cancelled, info)
             } else {
-                inspection?.record(InspectionRecord<T>.effectFailed(info, error))
+                inspection?.recordOperation(.failed(error), info)
                 channel.stop(.failed(error))
             }
         }

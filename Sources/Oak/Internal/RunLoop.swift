@@ -32,8 +32,8 @@ extension BaseTransducer {
     ) async throws -> Output
     where Carrier.State == State, Out.Value == Output, E.T == Self {
         let channel = proxy._channel
-        try channel.attach()
-        let inspection = _RunInspection.current()
+        let inspection = _RunInspection.current(for: Self.self)
+        try channel.attach(inspection: inspection)
         let context = _EffectContext<Self, E.Env>(
             env: env, input: proxy.input, channel: channel, inspection: inspection)
 
@@ -109,6 +109,7 @@ extension BaseTransducer {
                         case .stop(let stop):
                             throw stop.error
                         case .empty:
+                            if let inspection { inspection.record(InspectionRecord<Self>.waitingForEvents) }
                             await channel.waitForActivity(isolation: isolation)
                             continue runLoop
                         case .drained:
@@ -148,18 +149,21 @@ extension BaseTransducer {
                         // `consume`: the effect is moved, not copied, into the
                         // branch; a copy costs a retain and a release per step.
                         if let effect = consume effect {
-                            var outcome: _Outcome<Event>
+                            let outcome: _Outcome<Event>
                             do {
-                                outcome = try effect.executeSync(&context, isolation: isolation)
-                                if case .needsAsync = outcome {
-                                    outcome = try await effect.executeAsync(&context, isolation: isolation)
-                                }
+                                outcome = try await effect.execute(&context, isolation: isolation)
                             } catch {
                                 if context.isInspecting { context.recordActionFailed(error) }
                                 throw error
                             }
+                            if !context.cancelledOperations.isEmpty {
+                                // Events of an operation cancelled just now
+                                // never reach `update`.
+                                channel.removeEvents(of: context.cancelledOperations, from: &batch)
+                                context.cancelledOperations.removeAll()
+                            }
                             switch outcome {
-                            case .none, .needsAsync: break
+                            case .noEvent: break
                             case .one(let event): next = event
                             case .many(let events):
                                 if !events.isEmpty { stack.append(contentsOf: events.reversed()) }
@@ -200,16 +204,7 @@ extension BaseTransducer {
     static func cleanUp<E: _RunnableEffect>(
         _ effect: E, _ context: inout _EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
     ) async throws where E.T == Self {
-        var outcome = try effect.executeSync(&context, isolation: isolation)
-        if case .needsAsync = outcome {
-            outcome = try await effect.executeAsync(&context, isolation: isolation)
-        }
-        let ignored: Int
-        switch outcome {
-        case .none, .needsAsync: ignored = 0
-        case .one: ignored = 1
-        case .many(let events): ignored = events.count
-        }
+        let ignored = try await effect.execute(&context, isolation: isolation).count
         if ignored > 0 {
             logger.debug(
                 "The effect of the update that reached a terminal state returned events; they are not processed.",
@@ -227,9 +222,9 @@ extension BaseTransducer {
         inspection: _RunInspection?,
         isolation: isolated (any Actor)? = #isolation
     ) async {
-        let (tasks, unprocessed) = channel.finish(taken: taken)
-        if !tasks.isEmpty || !unprocessed.isEmpty {
-            await endRemaining(tasks: tasks, unprocessed: unprocessed, error: error)
+        let remaining = channel.finish(taken: taken)
+        if !remaining.tasks.isEmpty || !remaining.unprocessed.isEmpty {
+            await endRemaining(tasks: remaining.tasks, unprocessed: remaining.unprocessed, error: error)
         }
         inspection?.record(InspectionRecord<Self>.ended(error))
     }
@@ -249,7 +244,10 @@ extension BaseTransducer {
             element.ack?.resume(throwing: TransducerError.terminated)
         }
         if !unprocessed.isEmpty {
-            logger.notice(
+            // `debug`, not `notice`: ending a run with events still waiting
+            // is what cancelling a busy run does, and a server that ends
+            // thousands of sessions must not log each one by default.
+            logger.debug(
                 "The run ended with events still in the proxy's buffer; they were not processed.",
                 metadata: [
                     "transducer": "\(Self.self)", "events": "\(unprocessed.count)",

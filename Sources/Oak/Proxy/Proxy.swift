@@ -91,18 +91,54 @@ public final class Proxy<Event>: TransducerProxy, _ChannelProxy {
     /// The send-only handle of a ``Proxy``: it can send events but not cancel
     /// the run. Operations receive one; give it to any component that produces
     /// events.
+    ///
+    /// The input an operation receives is that operation's own: once the
+    /// operation is cancelled or replaced by one with the same id, its sends
+    /// throw ``TransducerError/operationCancelled`` (a late answer never
+    /// reaches `update`).
     public struct Input: BufferedTransducerInput {
         @usableFromInline
         let channel: _EventChannel<Event>
+        /// `0`, or the sequence number of the operation this input was made for.
+        @usableFromInline
+        let origin: UInt64
 
-        init(channel: _EventChannel<Event>) {
+        @usableFromInline
+        init(channel: _EventChannel<Event>, origin: UInt64 = 0) {
             self.channel = channel
+            self.origin = origin
         }
 
         /// Enqueues `event` for processing by the run; see ``Proxy/send(_:)``.
+        ///
+        /// - Throws: as ``Proxy/send(_:)``, and
+        ///   ``TransducerError/operationCancelled`` when this is the input of
+        ///   an operation that was cancelled or replaced.
         @inlinable
         public func send(_ event: sending Event) throws(TransducerError) {
-            try channel.send(event, ack: nil)
+            try channel.send(event, from: origin, ack: nil)
         }
+    }
+
+    /// The input of the operation with sequence number `operation`.
+    @inlinable
+    public static func _input(_ channel: _EventChannel<Event>, operation: UInt64) -> Input {
+        Input(channel: channel, origin: operation)
+    }
+
+    /// Enqueues `event` through `input` when the buffer has room; see
+    /// `_ChannelProxy`.
+    @inlinable
+    public static func _offer(_ event: Event, through input: Input) -> _Offer {
+        input.channel.offer(event, from: input.origin)
+    }
+
+    /// Delivers `event` through `input`: enqueues it at once when the buffer
+    /// has room, else waits until it was processed; see `_ChannelProxy`.
+    @inlinable
+    public static func _deliver(
+        _ event: sending Event, through input: Input, isolation: isolated (any Actor)? = #isolation
+    ) async -> TransducerError? {
+        await input.channel.deliver(event, from: input.origin, untilProcessed: false)
     }
 }

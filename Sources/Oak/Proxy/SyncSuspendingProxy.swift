@@ -104,19 +104,52 @@ public final class SyncSuspendingProxy<Event>: TransducerProxy, _ChannelProxy {
     }
 
     /// The send-only handle of a ``SyncSuspendingProxy``.
+    ///
+    /// The input an operation receives is that operation's own: once the
+    /// operation is cancelled or replaced by one with the same id, its events
+    /// are refused (`send` drops them, `checkedSend` throws
+    /// ``TransducerError/operationCancelled``).
     public struct Input: SyncSuspendingTransducerInput {
+        @usableFromInline
         let channel: _EventChannel<Event>
+        /// `0`, or the sequence number of the operation this input was made for.
+        @usableFromInline
+        let origin: UInt64
+
+        init(channel: _EventChannel<Event>, origin: UInt64 = 0) {
+            self.channel = channel
+            self.origin = origin
+        }
 
         /// Sends `event` and suspends until the transducer has processed it;
         /// see ``SyncSuspendingProxy/send(_:)``.
         public func send(_ event: sending Event) async {
-            await channel.sendAndWaitReportingNothing(event)
+            await channel.sendAndWaitReportingNothing(event, from: origin)
         }
 
         /// Sends `event` and suspends until the transducer has processed it,
         /// reporting failures; see ``SyncSuspendingProxy/checkedSend(_:)``.
         public func checkedSend(_ event: sending Event) async throws(TransducerError) {
-            try await channel.sendAndWait(event)
+            try await channel.sendAndWait(event, from: origin)
         }
+    }
+
+    /// The input of the operation with sequence number `operation`.
+    public static func _input(_ channel: _EventChannel<Event>, operation: UInt64) -> Input {
+        Input(channel: channel, origin: operation)
+    }
+
+    /// Does nothing: every event sent through this proxy waits until it
+    /// has been processed; see `_ChannelProxy`.
+    @inlinable
+    public static func _offer(_ event: Event, through input: Input) -> _Offer { .wouldWait }
+
+    /// Delivers `event` through `input` and waits until it was processed,
+    /// as every send through this proxy does; see `_ChannelProxy`.
+    @inlinable
+    public static func _deliver(
+        _ event: sending Event, through input: Input, isolation: isolated (any Actor)? = #isolation
+    ) async -> TransducerError? {
+        await input.channel.deliver(event, from: input.origin, untilProcessed: true)
     }
 }

@@ -51,7 +51,10 @@ extension Subject {
     public func _sendSynchronously(_ value: Value) throws -> Bool { false }
 
     /// Calls ``send(_:isolated:)`` with the run's isolation, or, for a run
-    /// without isolation, with an actor made for this delivery.
+    /// without isolation, with an actor made for this delivery. Inlinable,
+    /// so that a run specialised for its subject calls the subject's `send`
+    /// directly.
+    @inlinable
     public func _send(_ value: sending Value, isolation: isolated (any Actor)?) async throws {
         // Safety: the run loop is the only user of this subject and awaits
         // each delivery before the next, so the subject and the value are
@@ -69,7 +72,12 @@ extension Subject {
 /// The isolation a run without isolation gives the `send` of a custom
 /// subject: one actor per delivery, since the run awaits each delivery
 /// before the next and needs no shared executor.
+@usableFromInline
 actor _DeliveryActor {
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
     func deliver<S: Subject>(_ value: sending S.Value, to subject: S) async throws {
         // Safety: see `Subject._send`; the subject is used by one delivery at a time.
         nonisolated(unsafe) let subject = subject

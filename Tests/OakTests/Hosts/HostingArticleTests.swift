@@ -54,6 +54,36 @@ enum HostingArticle {
         }
     }
 
+    // MARK: Keep the state between launches
+
+    enum Tally: Transducer {
+        struct State: NonTerminal, Codable {
+            var count = 0
+            var launches = 0
+        }
+        enum Event { case increment, restored }
+        static func update(_ state: inout State, event: Event) {
+            switch event {
+            case .increment: state.count += 1
+            case .restored: state.launches += 1
+            }
+        }
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @MainActor
+    final class TallyScreen {
+        let tally: ObservableTransducer<Tally>
+
+        init(dataDirectory: URL) {
+            tally = ObservableTransducer(
+                restoringFrom: StateSnapshots(url: dataDirectory.appendingPathComponent("tally.json"), version: 1),
+                initialState: Tally.State(),
+                restored: { _ in .restored }
+            )
+        }
+    }
+
     // MARK: Example: a terminal counter
 
     enum TerminalCounter: Transducer {
@@ -248,7 +278,7 @@ struct HostingArticleTests {
         let article = packageRoot.appendingPathComponent("Sources/Oak/Oak.docc/HostingATransducer.md")
         let code = DocumentationSamplesTests.significantLines(of: try String(contentsOf: thisFile, encoding: .utf8))
         let samples = DocumentationSamplesTests.swiftSamples(in: try String(contentsOf: article, encoding: .utf8))
-        #expect(samples.count == 5)
+        #expect(samples.count == 7)
         for sample in samples {
             let lines = DocumentationSamplesTests.significantLines(of: sample)
             guard let first = lines.first else { continue }
@@ -270,6 +300,24 @@ struct HostingArticleTests {
         await redrawn.wait(untilFired: 1)
         #expect(screen.counter.state.count == 1)
         screen.counter.cancel()
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test @MainActor func tallyIsKeptBetweenLaunches() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oak-tally-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let first = HostingArticle.TallyScreen(dataDirectory: folder)
+        try await stateChange(of: first.tally) { try first.tally.send(.increment) }
+        try await stateChange(of: first.tally) { try first.tally.send(.increment) }
+        first.tally.cancel()
+
+        let second = HostingArticle.TallyScreen(dataDirectory: folder)
+        #expect(second.tally.state.count == 2)
+        try await stateChange(of: second.tally) {}  // the `.restored` event
+        #expect(second.tally.state.launches == 1)
+        second.tally.cancel()
     }
 
     @Test func terminalCounterRunsToQuit() async throws {

@@ -21,11 +21,11 @@ struct UpdateHooks: Sendable {
 }
 
 /// The state of the scripted transducers.
-struct ScriptState<T: EffectTransducer>: Terminable, Sendable, CustomStringConvertible {
+struct ScriptState<T: EffectTransducer & SendableMetatype>: Terminable, Sendable, CustomStringConvertible {
     let trace: Trace
     var terminalEvents: Set<String>
     var hooks: UpdateHooks
-    let effects: @Sendable (String) -> TransducerEffect<T>?
+    let effects: @Sendable (String) -> Effect<T>?
     private(set) var isTerminal = false
     private(set) var updates = 0
 
@@ -33,7 +33,7 @@ struct ScriptState<T: EffectTransducer>: Terminable, Sendable, CustomStringConve
         trace: Trace,
         terminalEvents: Set<String> = ["end"],
         hooks: UpdateHooks = UpdateHooks(),
-        effects: @escaping @Sendable (String) -> TransducerEffect<T>? = { _ in nil }
+        effects: @escaping @Sendable (String) -> Effect<T>? = { _ in nil }
     ) {
         self.trace = trace
         self.terminalEvents = terminalEvents
@@ -50,7 +50,7 @@ struct ScriptState<T: EffectTransducer>: Terminable, Sendable, CustomStringConve
 
     var description: String { "updates=\(updates)\(isTerminal ? " terminal" : "")" }
 
-    mutating func apply(_ event: String) -> TransducerEffect<T>? {
+    mutating func apply(_ event: String) -> Effect<T>? {
         hooks.before(event)
         updates += 1
         trace.append("update:\(event)")
@@ -67,7 +67,7 @@ enum Scripted: EffectTransducer {
     typealias Event = String
     typealias Output = String
     typealias Env = Void
-    typealias TransducerOutput = (TransducerEffect<Scripted>?, String)
+    typealias TransducerOutput = (Oak.Effect<Scripted>?, String)
     // Spelled out: Swift 6.3.1 does not infer the default `Proxy` from other
     // files for a transducer whose `State` is generic over the transducer.
     typealias Proxy = Oak.Proxy<String>
@@ -83,7 +83,7 @@ enum SyncScripted: EffectTransducer {
     typealias Event = String
     typealias Output = String
     typealias Env = Void
-    typealias TransducerOutput = (TransducerEffect<SyncScripted>?, String)
+    typealias TransducerOutput = (Oak.Effect<SyncScripted>?, String)
     typealias Proxy = SyncSuspendingProxy<String>
 
     static func update(_ state: inout State, event: String) -> (Self.Effect?, String) {
@@ -96,7 +96,7 @@ enum SilentScripted: EffectTransducer {
     typealias State = ScriptState<SilentScripted>
     typealias Event = String
     typealias Env = Void
-    typealias TransducerOutput = TransducerEffect<SilentScripted>?
+    typealias TransducerOutput = Oak.Effect<SilentScripted>?
     typealias Proxy = Oak.Proxy<String>
 
     static func update(_ state: inout State, event: String) -> Self.Effect? {
@@ -180,6 +180,9 @@ struct TraceInspector: TransducerInspector {
         case .effectFinished(let info): "finished \(info)"
         case .effectCancelled(let info): "cancelled \(info)"
         case .effectFailed(let info, let error): "failed \(info): \(error)"
+        case .eventRefused(let info): "refused event of \(info)"
+        case .waitingForEvents: "waiting"
+        case .intentRefused(let event): "refused intent \(event)"
         case .ended(let error): error.map { "ended: \(TransducerErrorName.of($0))" } ?? "ended"
         }
     }
@@ -203,6 +206,7 @@ enum TransducerErrorName {
         case .bufferFull: "bufferFull"
         case .terminated: "terminated"
         case .invalidBufferSize(let size): "invalidBufferSize(\(size))"
+        case .operationCancelled: "operationCancelled"
         }
     }
 }
