@@ -1,0 +1,254 @@
+import Foundation
+import Oak
+
+/// The suspended waiters of a ``RunLog``, kept apart from the log's generic
+/// type so that the task enforcing a waiter's deadline captures nothing
+/// generic.
+///
+/// Safety (`@unchecked Sendable`): every field is guarded by `lock`, which
+/// the log also uses for its entries.
+class WaiterBook: @unchecked Sendable {
+    let lock = NSLock()
+    /// Suspended waiters by id.
+    var continuations: [Int: CheckedContinuation<Bool, Never>] = [:]
+    /// Waiters made and not yet resumed, with their deadlines.
+    var pending: [Int: ContinuousClock.Instant] = [:]
+    /// Waiters whose time ran out before they were registered.
+    var expired: Set<Int> = []
+    var nextWaiter = 0
+    /// The task that ends waits whose deadline has passed; one per log,
+    /// made when the first wait needs it, so that a wait that is satisfied
+    /// at once costs no task.
+    private var monitor: Task<Void, Never>?
+
+    /// How often the monitor looks for waits past their deadline: deadlines
+    /// are kept to within this.
+    static let tick: Duration = .milliseconds(10)
+
+    /// Registers a new waiter with a deadline; returns its id.
+    func makeWaiter(timeout: Duration) -> Int {
+        nextWaiter += 1
+        pending[nextWaiter] = ContinuousClock.now + timeout
+        if monitor == nil {
+            monitor = Task { [weak self] in
+                while !Task.isCancelled {
+                    // A deadline check, not a wait for a condition: a
+                    // condition resumes its waiter as soon as an entry
+                    // satisfies it.
+                    try? await Task.sleep(for: Self.tick)
+                    guard let self, self.expireOverdue() else { return }
+                }
+            }
+        }
+        return nextWaiter
+    }
+
+    /// Ends the waits past their deadline; returns whether the monitor is
+    /// still needed.
+    private func expireOverdue() -> Bool {
+        let now = ContinuousClock.now
+        let overdue = lock.withLock { () -> [CheckedContinuation<Bool, Never>] in
+            var overdue: [CheckedContinuation<Bool, Never>] = []
+            for (id, deadline) in pending where deadline <= now {
+                pending[id] = nil
+                if let continuation = continuations.removeValue(forKey: id) {
+                    overdue.append(continuation)
+                } else {
+                    // Not registered yet: it gives up when it registers.
+                    expired.insert(id)
+                }
+            }
+            return overdue
+        }
+        for continuation in overdue { continuation.resume(returning: false) }
+        return true
+    }
+
+    /// Stops the deadline monitor (the tester has finished).
+    func stopMonitor() {
+        lock.withLock { monitor }?.cancel()
+    }
+
+    deinit {
+        monitor?.cancel()
+    }
+}
+
+/// Everything a run under test reported, in order, recorded by an inspector
+/// installed for that run; the tester reads it and waits on it.
+///
+/// Safety (`@unchecked Sendable`): every field is guarded by `lock`. The
+/// records of the event path (events, states, outputs) carry values of the
+/// transducer's types, which need not be `Sendable`: they are appended on the
+/// run's isolation, the main actor (the tester starts the run there), and
+/// read by the tester on the main actor. The records that come from
+/// operations' tasks carry only `EffectInfo`, which is `Sendable`.
+final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @unchecked Sendable {
+    /// One record of the run.
+    enum Entry {
+        case event(T.Event)
+        case state(T.State)
+        case output(T.Output)
+        case operationStarted(EffectInfo)
+        case operationEnded(EffectInfo, OperationEnding)
+        case eventRefused(EffectInfo)
+        case waiting
+        case ended((any Error)?)
+    }
+
+    /// How an operation ended.
+    enum OperationEnding: CustomStringConvertible {
+        case finished
+        case cancelled
+        case failed(any Error)
+
+        var description: String {
+            switch self {
+            case .finished: "finished"
+            case .cancelled: "cancelled"
+            case .failed(let error): "failed: \(error)"
+            }
+        }
+    }
+
+    private var entries: [Entry] = []
+    /// The condition of each suspended waiter.
+    private var conditions: [Int: Condition] = [:]
+
+    /// What a tester waits for.
+    enum Condition: Sendable {
+        /// The run has processed everything it had: it waits for events, or
+        /// has ended.
+        case settled
+        /// An event recorded at or after `entry` has been processed, and the
+        /// run has settled.
+        case processedEvent(after: Int)
+        /// Each of these operations has ended (recorded at or after `entry`).
+        case operationsEnded(Set<UInt64>, after: Int)
+    }
+
+    /// Whether `condition` holds for `entries`.
+    static func holds(_ condition: Condition, in entries: [Entry]) -> Bool {
+        switch condition {
+        case .settled:
+            return isSettled(entries)
+        case .processedEvent(let start):
+            guard start <= entries.count else { return false }
+            return entries[start...].contains { if case .event = $0 { true } else { false } } && isSettled(entries)
+        case .operationsEnded(let operations, let start):
+            guard start <= entries.count else { return false }
+            var ended = Set<UInt64>()
+            for entry in entries[start...] {
+                if case .operationEnded(let info, _) = entry { ended.insert(info.sequenceNumber) }
+            }
+            return operations.isSubset(of: ended)
+        }
+    }
+
+    /// Whether the last record of the event path says that the run waits
+    /// for events or has ended (records from operations' tasks do not count).
+    static func isSettled(_ entries: [Entry]) -> Bool {
+        for entry in entries.reversed() {
+            switch entry {
+            case .waiting, .ended: return true
+            case .operationEnded, .eventRefused: continue
+            case .event, .state, .output, .operationStarted: return false
+            }
+        }
+        return false
+    }
+    /// The inspector that was installed when the tester was made; it sees
+    /// every record too.
+    private let forward: (any TransducerInspector)?
+
+    init(forwardingTo forward: (any TransducerInspector)?) {
+        self.forward = forward
+    }
+
+    func record<R: BaseTransducer>(_ record: InspectionRecord<R>, of run: RunID) {
+        forward?.record(record, of: run)
+        guard let record = record as? InspectionRecord<T> else { return }
+        let entry: Entry?
+        switch record {
+        case .event(let event): entry = .event(event)
+        case .state(let state): entry = .state(state)
+        case .output(let output): entry = .output(output)
+        case .effectStarted(let info): entry = info.kind == .operation ? .operationStarted(info) : nil
+        case .effectFinished(let info): entry = .operationEnded(info, .finished)
+        case .effectCancelled(let info): entry = .operationEnded(info, .cancelled)
+        case .effectFailed(let info, let error):
+            entry = info.kind == .operation ? .operationEnded(info, .failed(error)) : nil
+        case .eventRefused(let info): entry = .eventRefused(info)
+        case .intentRefused: entry = nil
+        case .waitingForEvents: entry = .waiting
+        case .ended(let error): entry = .ended(error)
+        }
+        if let entry { append(entry) }
+    }
+
+    /// Appends `entry` and resumes the waiters it satisfies.
+    private func append(_ entry: Entry) {
+        let ready = lock.withLock { () -> [CheckedContinuation<Bool, Never>] in
+            entries.append(entry)
+            var ready: [CheckedContinuation<Bool, Never>] = []
+            for (id, condition) in conditions {
+                guard let continuation = continuations[id] else {
+                    conditions[id] = nil  // expired
+                    continue
+                }
+                guard Self.holds(condition, in: entries) else { continue }
+                ready.append(continuation)
+                continuations[id] = nil
+                conditions[id] = nil
+                pending[id] = nil
+            }
+            return ready
+        }
+        for continuation in ready { continuation.resume(returning: true) }
+    }
+
+    /// The entries from `index` on.
+    func entries(from index: Int) -> ArraySlice<Entry> {
+        lock.withLock { entries[min(index, entries.count)...] }
+    }
+
+    /// How many entries there are.
+    var count: Int { lock.withLock { entries.count } }
+
+    /// Whether the run has ended.
+    var hasEnded: Bool {
+        lock.withLock {
+            if case .ended = entries.last { true } else { false }
+        }
+    }
+
+    /// Suspends until `condition` holds, or `timeout` has passed on the
+    /// continuous clock. Returns whether it holds.
+    ///
+    /// Runs on the caller's isolation (a tester's main actor), so that a
+    /// wait costs no hop to another thread and back.
+    func wait(
+        for condition: Condition, timeout: Duration, isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
+        let id = lock.withLock { () -> Int? in
+            if Self.holds(condition, in: entries) { return nil }
+            return makeWaiter(timeout: timeout)
+        }
+        guard let id else { return true }
+        return await withCheckedContinuation { continuation in
+            let outcome = lock.withLock { () -> Bool? in
+                if Self.holds(condition, in: entries) {
+                    pending[id] = nil
+                    return true
+                }
+                if expired.remove(id) != nil {
+                    return false
+                }
+                continuations[id] = continuation
+                conditions[id] = condition
+                return nil
+            }
+            if let outcome { continuation.resume(returning: outcome) }
+        }
+    }
+}

@@ -1,0 +1,357 @@
+import Clocks
+import Foundation
+import Oak
+
+/// The states a transducer reaches from an initial state with a set of
+/// sample events, explored breadth first by running it: effects run against
+/// a mock environment and, when given, a test clock that is run to the end,
+/// so that states reached only through the answers of operations are found
+/// too.
+///
+/// ```swift
+/// let graph = await StateGraph.explore(
+///     EffectCounter.self, from: EffectCounter.initialState,
+///     events: [.increment, .decrement, .reset],
+///     env: { .waiting(on: clock) }, clock: clock,
+///     node: { "\($0.value) \($0.pending)" })
+/// print(graph.mermaid())
+/// ```
+///
+/// States are grouped into nodes by `node` (all counts in one node, say):
+/// the graph has one node per value it returns. The graph then says which
+/// non-terminal nodes have no way out (``deadEnds``), which declared nodes
+/// were never reached (``unreachable(among:)``), which events change
+/// nothing in a node (``eventsThatChangeNothing``), and the shortest list of
+/// events that reaches each node (``paths``), which
+/// ``verifyPaths(isolation:fileID:filePath:line:column:)`` replays as tests.
+public struct StateGraph<T: BaseTransducer, Node: Hashable & CustomStringConvertible> where T.State: Equatable {
+    /// A transition seen while exploring.
+    public struct Edge: Hashable, CustomStringConvertible {
+        /// The node before.
+        public let from: Node
+        /// The event, named by the explorer's `eventName`; events that
+        /// effects sent back are marked `(received)`.
+        public let event: String
+        /// The node after.
+        public let to: Node
+
+        /// For example `idle --load--> loading`.
+        public var description: String { "\(from) --\(event)--> \(to)" }
+    }
+
+    /// The node of the initial state.
+    public let initial: Node
+    /// Every node reached, in the order it was found.
+    public private(set) var nodes: [Node] = []
+    /// Every transition seen, in the order it was found.
+    public private(set) var edges: [Edge] = []
+    /// The nodes of terminal states.
+    public private(set) var terminal: Set<Node> = []
+    /// For each node, the sample events that changed nothing there (and
+    /// started nothing that did).
+    public private(set) var eventsThatChangeNothing: [Node: [String]] = [:]
+    /// The shortest list of sample events that reaches each node from the
+    /// initial state (events sent back by effects follow by themselves).
+    public private(set) var paths: [Node: [T.Event]] = [:]
+    /// Whether the exploration stopped at `maxStates` or `maxDepth` before it
+    /// had tried every event in every state found.
+    public private(set) var isTruncated = false
+
+    let replay: ([T.Event], Node, CallSite, isolated (any Actor)?) async -> Void
+
+    /// The non-terminal nodes with no transition to another node: once
+    /// there, a run never leaves.
+    public var deadEnds: [Node] {
+        nodes.filter { node in
+            !terminal.contains(node) && !edges.contains { $0.from == node && $0.to != node }
+        }
+    }
+
+    /// The nodes of `declared` that the exploration did not reach: for nodes
+    /// that can be listed (an enum's cases, say).
+    public func unreachable(among declared: some Sequence<Node>) -> [Node] {
+        let reached = Set(nodes)
+        return declared.filter { !reached.contains($0) }
+    }
+
+    /// The graph in Mermaid's `stateDiagram-v2` syntax.
+    public func mermaid() -> String {
+        var ids: [Node: String] = [:]
+        for (index, node) in nodes.enumerated() { ids[node] = "s\(index)" }
+        var lines = ["stateDiagram-v2"]
+        for node in nodes {
+            lines.append("    state \"\(Self.escape(node.description))\" as \(ids[node] ?? "")")
+        }
+        lines.append("    [*] --> \(ids[initial] ?? "")")
+        for edge in edges {
+            lines.append("    \(ids[edge.from] ?? "") --> \(ids[edge.to] ?? ""): \(Self.escape(edge.event))")
+        }
+        for node in nodes where terminal.contains(node) {
+            lines.append("    \(ids[node] ?? "") --> [*]")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The graph in Graphviz's DOT language.
+    public func dot() -> String {
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                + "\""
+        }
+        var lines = ["digraph \(quoted("\(T.self)")) {", "    rankdir=LR;", "    node [shape=box, style=rounded];"]
+        lines.append("    start [shape=point];")
+        lines.append("    start -> \(quoted(initial.description));")
+        for node in nodes where terminal.contains(node) {
+            lines.append("    \(quoted(node.description)) [peripheries=2];")
+        }
+        for edge in edges {
+            lines.append(
+                "    \(quoted(edge.from.description)) -> \(quoted(edge.to.description)) [label=\(quoted(edge.event))];")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Replays the shortest path to every node as a test: runs the
+    /// transducer from the initial state, sends the path's events (letting
+    /// effects answer and the clock run), and checks that the node is
+    /// reached. A failure prints the path.
+    public func verifyPaths(
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async {
+        let site = CallSite(fileID, filePath, line, column)
+        for node in nodes {
+            guard let path = paths[node] else { continue }
+            await replay(path, node, site, isolation)
+        }
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: ":", with: "#58;")
+            .replacingOccurrences(of: "\n", with: " ")
+    }
+}
+
+extension StateGraph where T: EffectTransducer {
+    /// Explores the states of `type` from `initialState`.
+    ///
+    /// - Parameters:
+    ///   - type: The transducer.
+    ///   - initialState: Where the exploration starts.
+    ///   - events: The sample events tried in every state found.
+    ///   - env: Makes the environment of each exploring run: mocks that
+    ///     answer at once, or on `clock`.
+    ///   - clock: A test clock the environment sleeps on; after each event
+    ///     it is run until no sleep is left, so delayed answers arrive.
+    ///   - node: Groups states into the nodes of the graph.
+    ///   - eventName: Names events on the edges.
+    ///   - maxStates: Stop after this many nodes.
+    ///   - maxDepth: Do not look further than this many events from the
+    ///     initial state.
+    ///   - isolation: Where the exploring runs run: the caller's isolation.
+    public static func explore(
+        _ type: T.Type,
+        from initialState: T.State,
+        events: [T.Event],
+        env: @escaping () -> T.Env,
+        clock: TestClock<Duration>? = nil,
+        node: @escaping (T.State) -> Node,
+        eventName: @escaping (T.Event) -> String = { "\($0)" },
+        maxStates: Int = 100,
+        maxDepth: Int = 20,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> Self {
+        let probe = Probe<T>(initial: initialState, env: env, clock: clock)
+        // Safety: a graph, its probe and these functions are used by one test
+        // at a time, on the isolation of the call that uses them.
+        nonisolated(unsafe) let replayProbe = probe
+        nonisolated(unsafe) let replayNode = node
+        nonisolated(unsafe) let replayName = eventName
+        var graph = StateGraph(
+            initial: node(initialState),
+            replay: { path, target, site, isolation in
+                await replayProbe.verify(
+                    path: path, reaches: target, node: replayNode, eventName: replayName, site: site,
+                    isolation: isolation)
+            })
+        await graph.search(
+            from: initialState, events: events, probe: probe, node: node, eventName: eventName,
+            maxStates: maxStates, maxDepth: maxDepth)
+        return graph
+    }
+}
+
+extension StateGraph {
+    init(initial: Node, replay: @escaping ([T.Event], Node, CallSite, isolated (any Actor)?) async -> Void) {
+        self.initial = initial
+        self.replay = replay
+    }
+
+}
+
+extension StateGraph where T: EffectTransducer {
+    /// Breadth first: every sample event in every state found, each in a
+    /// fresh run from that state.
+    mutating func search(
+        from initialState: T.State, events: [T.Event], probe: Probe<T>,
+        node: (T.State) -> Node, eventName: (T.Event) -> String, maxStates: Int, maxDepth: Int,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        nodes = [initial]
+        paths[initial] = []
+        if initialState.isTerminal { terminal.insert(initial) }
+        var queue: [(state: T.State, path: [T.Event])] = [(initialState, [])]
+        var seenEdges = Set<Edge>()
+        var head = 0
+        while head < queue.count {
+            let (state, path) = queue[head]
+            head += 1
+            guard !state.isTerminal else { continue }
+            guard path.count < maxDepth else {
+                isTruncated = true
+                continue
+            }
+            let from = node(state)
+            for event in events {
+                let visited = await probe.states(from: state, after: event)
+                if visited.isEmpty || visited.allSatisfy({ node($0.state) == from && $0.state == state }) {
+                    eventsThatChangeNothing[from, default: []].append(eventName(event))
+                    continue
+                }
+                var previous = from
+                for (index, step) in visited.enumerated() {
+                    let to = node(step.state)
+                    let label = index == 0 ? eventName(event) : eventName(step.event) + " (received)"
+                    let edge = Edge(from: previous, event: label, to: to)
+                    if seenEdges.insert(edge).inserted { edges.append(edge) }
+                    if step.state.isTerminal { terminal.insert(to) }
+                    if paths[to] == nil {
+                        guard nodes.count < maxStates else {
+                            isTruncated = true
+                            previous = to
+                            continue
+                        }
+                        nodes.append(to)
+                        paths[to] = path + [event]
+                        queue.append((step.state, path + [event]))
+                    }
+                    previous = to
+                }
+            }
+        }
+    }
+}
+
+/// Runs a transducer from a given state for one event and reports the
+/// states it went through. Used by one exploration at a time, on its
+/// caller's isolation.
+final class Probe<T: EffectTransducer> {
+    /// The state the graph is explored from.
+    let initial: T.State
+    let env: () -> T.Env
+    let clock: TestClock<Duration>?
+
+    init(initial: T.State, env: @escaping () -> T.Env, clock: TestClock<Duration>?) {
+        self.initial = initial
+        self.env = env
+        self.clock = clock
+    }
+
+    /// The events processed and the states after them, in order, when a run
+    /// from `state` is sent `event` and its effects have answered.
+    func states(
+        from state: T.State, after event: T.Event, isolation: isolated (any Actor)? = #isolation
+    ) async -> [(event: T.Event, state: T.State)] {
+        await run(from: state, sending: [event]).last ?? []
+    }
+
+    /// Runs from `state`, sends `events` one after the other, letting
+    /// effects answer after each; returns, per event sent, the events
+    /// processed and the states after them.
+    func run(
+        from state: T.State, sending events: [T.Event], isolation: isolated (any Actor)? = #isolation
+    ) async -> [[(event: T.Event, state: T.State)]] {
+        let log = RunLog<T>(forwardingTo: nil)
+        let proxy = T.Proxy()
+        // Safety: the environment and the state go to the run only, which
+        // uses them on `isolation`, the caller's.
+        nonisolated(unsafe) let env = self.env()
+        nonisolated(unsafe) let initial = state
+        let start: (T.Proxy, isolated (any Actor)?) async throws -> Void = { proxy, isolation in
+            _ = try await T.run(
+                initialState: initial, proxy: proxy, env: env, output: NoCallback(), systemActor: isolation)
+        }
+        nonisolated(unsafe) let run = start
+        let inspector: any TransducerInspector = log
+        let task = Task {
+            _ = try? await TransducerInspection.$inspector.withValue(inspector) {
+                try await run(proxy, isolation)
+            }
+        }
+        var results: [[(event: T.Event, state: T.State)]] = []
+        _ = await log.wait(for: .settled, timeout: .seconds(5))
+        for event in events {
+            guard !log.hasEnded else { break }
+            let start = log.count
+            nonisolated(unsafe) let event = event
+            if let proxy = proxy as? Proxy<T.Event> {
+                guard (try? proxy.send(event)) != nil else { break }
+            } else if let proxy = proxy as? SyncSuspendingProxy<T.Event> {
+                guard (try? await proxy.checkedSend(event)) != nil else { break }
+            }
+            _ = await log.wait(for: .processedEvent(after: start), timeout: .seconds(5))
+            // Let delayed answers arrive: run the clock until nothing sleeps
+            // on it and the run has processed what came back.
+            if let clock {
+                for _ in 0..<10 {
+                    let before = log.count
+                    // A generous real-time bound: `run`'s default (0.5 s)
+                    // is too short when a loaded machine starves the
+                    // background-priority tasks the test clock yields to.
+                    await clock.run(timeout: .seconds(30))
+                    _ = await log.wait(for: .settled, timeout: .seconds(5))
+                    if log.count == before { break }
+                }
+            }
+            results.append(Self.steps(in: log.entries(from: start)))
+        }
+        proxy.cancel()
+        await task.value
+        log.stopMonitor()
+        return results
+    }
+
+    /// Pairs each processed event with the state after it.
+    static func steps(in entries: ArraySlice<RunLog<T>.Entry>) -> [(event: T.Event, state: T.State)] {
+        var steps: [(event: T.Event, state: T.State)] = []
+        var event: T.Event?
+        for entry in entries {
+            switch entry {
+            case .event(let next): event = next
+            case .state(let state):
+                if let current = event { steps.append((current, state)) }
+                event = nil
+            default: break
+            }
+        }
+        return steps
+    }
+
+    /// Replays `path` and checks that `target` is among the nodes its last
+    /// event led to.
+    func verify<Node: Hashable & CustomStringConvertible>(
+        path: [T.Event], reaches target: Node, node: (T.State) -> Node, eventName: (T.Event) -> String,
+        site: CallSite, isolation: isolated (any Actor)? = #isolation
+    ) async {
+        let steps = await run(from: initial, sending: path)
+        let reached = (steps.last ?? []).map { node($0.state) }
+        let ok = path.isEmpty ? node(initial) == target : reached.contains(target)
+        if !ok {
+            site.fail(
+                "The path to \(target) did not reach it: \(path.map(eventName).joined(separator: " → ")); "
+                    + "its last event led to \(reached.map(\.description).joined(separator: ", ")).")
+        }
+    }
+}

@@ -1,0 +1,192 @@
+// StateGraph: explore the README's EffectCounter by running it (its
+// operations answer on a test clock), export Mermaid and DOT, find dead
+// ends and events that change nothing, and replay the shortest path to
+// every node.
+
+import Clocks
+import Foundation
+import Oak
+import OakTesting
+import Testing
+
+/// A door whose lock answers through an operation; `jammed` has no way out.
+enum Door: EffectTransducer {
+    enum State: Terminable, Equatable, CaseIterable, CustomStringConvertible {
+        case closed, opening, open, jammed, removed
+
+        var isTerminal: Bool { self == .removed }
+        var description: String {
+            switch self {
+            case .closed: "closed"
+            case .opening: "opening"
+            case .open: "open"
+            case .jammed: "jammed"
+            case .removed: "removed"
+            }
+        }
+    }
+
+    enum Event: Equatable, Sendable {
+        case open, close, kick, remove
+        case didUnlock
+    }
+
+    struct Env: Sendable {
+        var unlock: @Sendable () async throws -> Void
+    }
+
+    static func update(_ state: inout State, event: Event) -> Self.Effect? {
+        switch (state, event) {
+        case (.closed, .open):
+            state = .opening
+            return Effect(id: "unlock") { env, input in
+                try await env.unlock()
+                try input.send(.didUnlock)
+            }
+        case (.opening, .didUnlock):
+            state = .open
+        case (.open, .close):
+            state = .closed
+        case (.closed, .kick):
+            state = .jammed
+        case (.open, .remove):
+            state = .removed
+        default:
+            break
+        }
+        return nil
+    }
+}
+
+@Suite("State graphs")
+struct StateGraphTests {
+    func doorGraph() async -> StateGraph<Door, Door.State> {
+        let clock = TestClock()
+        return await StateGraph.explore(
+            Door.self, from: .closed, events: [.open, .close, .kick, .remove],
+            env: { Door.Env(unlock: { try await clock.sleep(for: .seconds(1)) }) }, clock: clock,
+            node: { $0 })
+    }
+
+    @Test func statesReachedThroughAnOperationsAnswerAreFound() async {
+        let graph = await doorGraph()
+        #expect(graph.nodes == [.closed, .opening, .open, .jammed, .removed])
+        #expect(
+            graph.edges.map(\.description) == [
+                "closed --open--> opening", "opening --didUnlock (received)--> open", "closed --kick--> jammed",
+                "open --close--> closed", "open --remove--> removed",
+            ])
+        #expect(graph.paths[.removed] == [.open, .remove])
+        #expect(graph.terminal == [.removed])
+    }
+
+    @Test func deadEndsUnreachableCasesAndIdleEventsAreReported() async {
+        let graph = await doorGraph()
+        // A run started in `opening` has no unlock in flight: every event
+        // changes nothing there, but the answer of the unlock leads out.
+        #expect(graph.deadEnds == [.jammed])
+        #expect(graph.eventsThatChangeNothing[.opening] == ["open", "close", "kick", "remove"])
+        #expect(graph.unreachable(among: Door.State.allCases).isEmpty)
+        #expect(graph.eventsThatChangeNothing[.closed] == ["close", "remove"])
+        #expect(graph.eventsThatChangeNothing[.jammed] == ["open", "close", "kick", "remove"])
+    }
+
+    @Test func everyNodesShortestPathReplays() async {
+        let graph = await doorGraph()
+        await graph.verifyPaths()
+    }
+
+    @Test func mermaidAndDotAreWritten() async throws {
+        let graph = await doorGraph()
+        #expect(
+            graph.mermaid() == """
+                stateDiagram-v2
+                    state "closed" as s0
+                    state "opening" as s1
+                    state "open" as s2
+                    state "jammed" as s3
+                    state "removed" as s4
+                    [*] --> s0
+                    s0 --> s1: open
+                    s1 --> s2: didUnlock (received)
+                    s0 --> s3: kick
+                    s2 --> s0: close
+                    s2 --> s4: remove
+                    s4 --> [*]
+
+                """)
+        #expect(graph.dot().contains(#""closed" -> "opening" [label="open"];"#))
+        #expect(graph.dot().contains(#""removed" [peripheries=2];"#))
+        try await DiagramTools.render(mermaid: graph.mermaid(), dot: graph.dot(), name: "door")
+    }
+
+    /// The README's EffectCounter, explored with its services on a test
+    /// clock; the article "Testing transducers" shows this diagram, which
+    /// must stay what the explorer generates.
+    @Test func theEffectCounterDiagramOfTheArticle() async throws {
+        let clock = TestClock()
+        let graph = await StateGraph.explore(
+            EffectCounter.self, from: EffectCounter.initialState, events: [.increment, .decrement, .reset],
+            env: { .waiting(on: clock) }, clock: clock,
+            node: { "\($0.pending)" })
+        #expect(graph.nodes == ["none", "increment", "decrement"])
+        let article = try String(
+            contentsOf: DiagramTools.catalog.appendingPathComponent("effect-counter.mmd"), encoding: .utf8)
+        #expect(
+            graph.mermaid() == article, "Regenerate Sources/OakTesting/OakTesting.docc/Resources/effect-counter.mmd")
+        try await DiagramTools.render(mermaid: graph.mermaid(), dot: graph.dot(), name: "effect-counter")
+    }
+}
+
+/// Renders diagrams with the real tools when `.ci/run` asks for it
+/// (`OAK_DIAGRAM_TOOLS=1`): Mermaid with `mermaidx` (mermaid.js in QuickJS,
+/// from PyPI) and DOT with Graphviz's `dot`. Either failing fails the test.
+enum DiagramTools {
+    static let catalog = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/OakTesting/OakTesting.docc/Resources")
+
+    static var isEnabled: Bool { ProcessInfo.processInfo.environment["OAK_DIAGRAM_TOOLS"] == "1" }
+
+    static func render(mermaid: String, dot: String, name: String) async throws {
+        guard isEnabled else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "oak-diagrams-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let mermaidFile = directory.appendingPathComponent("\(name).mmd")
+        let dotFile = directory.appendingPathComponent("\(name).dot")
+        try mermaid.write(to: mermaidFile, atomically: true, encoding: .utf8)
+        try dot.write(to: dotFile, atomically: true, encoding: .utf8)
+        try await run(
+            "mermaidx", "-q", "-i", mermaidFile.path, "-o", directory.appendingPathComponent("\(name).svg").path,
+            log: directory.appendingPathComponent("mermaidx.log"))
+        try await run(
+            "dot", "-Tsvg", dotFile.path, "-o", directory.appendingPathComponent("\(name)-dot.svg").path,
+            log: directory.appendingPathComponent("dot.log"))
+    }
+
+    /// Runs `tool` and awaits its exit without blocking a thread of the
+    /// cooperative pool (other tests run meanwhile); what it prints goes
+    /// to `log`, shown when it fails.
+    static func run(_ tool: String, _ arguments: String..., log: URL) async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
+        process.standardOutput = output
+        process.standardError = output
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            // Resumed exactly once: by the termination handler, or by the
+            // failed launch (then the handler never runs).
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(status == 0, "\(tool) rejected the diagram:\n\(printed)")
+    }
+}

@@ -1,0 +1,1 @@
+../../OakCompatibilityTests/ReadmeTransducers.swift
