@@ -44,7 +44,7 @@ struct CompositionTests {
     @Test("a Proxy's input is a Subject: outputs are piped in order")
     func pipeIntoABufferedProxy() async throws {
         let summer = Summer.Proxy()
-        let downstream = Task { try await Summer.run(initialState: .init(), proxy: summer) }
+        let downstream = Task { try await Summer.run(initialState: .init(), proxy: summer, output: NoCallback()) }
         let squarer = Squarer.Proxy()
         for value in [1, 2, 3, 0] { try squarer.send(value) }
         let last = try await Squarer.run(initialState: .init(), proxy: squarer, output: summer.input)
@@ -55,7 +55,7 @@ struct CompositionTests {
     @Test("a SyncSuspendingProxy's input is a Subject with back pressure")
     func pipeWithBackPressure() async throws {
         let sink = SlowSummer.Proxy(bufferSize: 1)
-        let downstream = Task { try await SlowSummer.run(initialState: .init(), proxy: sink) }
+        let downstream = Task { try await SlowSummer.run(initialState: .init(), proxy: sink, output: NoCallback()) }
         let squarer = Squarer.Proxy()
         for value in [4, 5, 0] { try squarer.send(value) }
         // With a buffer of one and a suspending send, no output can be rejected:

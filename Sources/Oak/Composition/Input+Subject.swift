@@ -23,7 +23,7 @@ extension Proxy.Input: Subject {
     ///   ``TransducerError/terminated``; the upstream run fails with it.
     @inlinable
     public func send(_ value: sending Event, isolated: isolated any Actor) async throws {
-        try channel.send(value, ack: nil)
+        try channel.send(value, from: origin, ack: nil)
     }
 
     /// Enqueues `value` at once; see ``send(_:isolated:)``.
@@ -31,7 +31,7 @@ extension Proxy.Input: Subject {
     public func _sendSynchronously(_ value: Event) throws -> Bool {
         // Safety: the upstream run gives up each output it delivers.
         nonisolated(unsafe) let value = value
-        try channel.send(value, ack: nil)
+        try channel.send(value, from: origin, ack: nil)
         return true
     }
 }
@@ -59,12 +59,12 @@ extension SyncSuspendingProxy.Input: Subject {
     /// - Throws: ``TransducerError/bufferFull`` or
     ///   ``TransducerError/terminated``; the upstream run fails with it.
     public func send(_ value: sending Event, isolated: isolated any Actor) async throws {
-        try await channel.sendAndWait(value)
+        try await channel.sendAndWait(value, from: origin)
     }
 
     /// Sends `value` and waits until it has been processed; no actor is
     /// needed.
     public func _send(_ value: sending Event, isolation: isolated (any Actor)?) async throws {
-        try await channel.sendAndWait(value)
+        try await channel.sendAndWait(value, from: origin)
     }
 }

@@ -1,0 +1,270 @@
+#if canImport(FoundationEssentials)
+import struct FoundationEssentials.UUID
+#else
+import struct Foundation.UUID
+#endif
+
+/// A child transducer that a parent's state holds while the child should
+/// run: a detail screen, a sheet, an edit form, one row of a list.
+///
+/// The parent keeps the handle in the case of its state where the child
+/// lives, and lets ``Effect/children(_:from:to:start:)`` start the child
+/// when the handle appears in the state and cancel it when it disappears:
+///
+/// ```swift
+/// enum Library: EffectTransducer {
+///     enum State: NonTerminal {
+///         case list
+///         case detail(Child<Detail>)
+///     }
+///     // …
+///     static func update(_ state: inout State, event: Event) -> Self.Effect? {
+///         let before = state
+///         let effect = apply(&state, event)
+///         return .combine(
+///             [effect, .children(\.detailChild, from: before, to: state) { child in
+///                 .run(child, env: { $0.detail }, output: { .detailSaid($0) })
+///             }].compactMap { $0 })
+///     }
+/// }
+/// ```
+///
+/// The handle is a value: it identifies the child (two handles are equal
+/// when they are the same child), carries its initial state, and sends it
+/// intents through its proxy (`send(_:)`).
+public struct Child<C: BaseTransducer>: Identifiable, Hashable {
+    /// Identifies the child: the id of its proxy.
+    public let id: UUID
+    /// The child's proxy: send it events, or hand its `input` to a view.
+    public let proxy: C.Proxy
+    /// The state the child starts in.
+    public let initialState: C.State
+
+    /// A handle on a new child of type `type`, to start in `initialState`.
+    public init(_ type: C.Type = C.self, initialState: C.State, proxy: C.Proxy = C.Proxy()) {
+        self.proxy = proxy
+        self.id = proxy.id
+        self.initialState = initialState
+    }
+
+    /// The child's send-only input.
+    public var input: C.Input { proxy.input }
+
+    /// The operation id under which the parent runs this child: what
+    /// `.cancelTask(child.operationID)` cancels.
+    public var operationID: EffectID { EffectID(id) }
+
+    /// Equal when they are the same child.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+
+    /// Hashes the child's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+extension Child: Sendable where C.State: Sendable {}
+
+extension Child where C.Proxy == Proxy<C.Event> {
+    /// Sends `event` to the child, as the parent's view or an effect does;
+    /// see ``Proxy/send(_:)``.
+    public func send(_ event: sending C.Event) throws(TransducerError) {
+        try proxy.send(event)
+    }
+}
+
+extension Child where C.Proxy == SyncSuspendingProxy<C.Event> {
+    /// Sends `event` to the child and waits until the child has processed
+    /// it; see ``SyncSuspendingProxy/send(_:)``.
+    public func send(_ event: sending C.Event) async {
+        await proxy.send(event)
+    }
+}
+
+/// The subject that turns a child's outputs into events of its parent: each
+/// output mapped to an event joins the parent's buffer; when the buffer is
+/// full (or the parent's proxy is a ``SyncSuspendingProxy``) the child waits
+/// until the parent has processed it (back pressure from parent to child).
+/// When the parent refuses (the child was dismissed, or the parent ended),
+/// the child's run ends with `CancellationError`.
+@usableFromInline
+struct ChildOutput<Parent: BaseTransducer, Value>: Subject {
+    @usableFromInline let input: Parent.Input
+    @usableFromInline let event: (Value) -> Parent.Event?
+
+    @inlinable
+    init(input: Parent.Input, event: @escaping (Value) -> Parent.Event?) {
+        self.input = input
+        self.event = event
+    }
+
+    /// The event `_sendSynchronously` made and could not enqueue (the
+    /// parent's buffer was full), for `send` to deliver.
+    @usableFromInline let pending = _PendingEvent<Parent.Event>()
+
+    @inlinable
+    func send(_ value: sending Value, isolated: isolated any Actor) async throws {
+        guard let event = pending.take() ?? event(value) else { return }
+        if await Parent.Proxy._deliver(event, through: input, isolation: isolated) != nil {
+            throw CancellationError()
+        }
+    }
+
+    /// Enqueues the event at once when the parent's buffer has room: the
+    /// common case costs no `await`.
+    @inlinable
+    func _sendSynchronously(_ value: Value) throws -> Bool {
+        guard let event = event(value) else { return true }
+        switch Parent.Proxy._offer(event, through: input) {
+        case .enqueued:
+            return true
+        case .wouldWait:
+            pending.event = event
+            return false
+        case .refused:
+            throw CancellationError()
+        }
+    }
+}
+
+/// One event kept between two calls on the same run loop.
+@usableFromInline
+final class _PendingEvent<Event> {
+    @usableFromInline var event: Event?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func take() -> Event? {
+        defer { event = nil }
+        return event
+    }
+}
+
+extension Effect {
+    /// Runs `child` as an operation of this run, on the run's isolation,
+    /// until the child's state is terminal or the operation is cancelled
+    /// (the child's handle left the state, or `.cancelTask(child.operationID)`).
+    /// Cancelling it cancels the child's run, every operation of the child
+    /// included; nothing the child outputs afterwards reaches the parent.
+    ///
+    /// - Parameters:
+    ///   - child: The handle the parent's state holds.
+    ///   - env: Makes the child's environment from the parent's.
+    ///   - output: Maps each output of the child to an event of the
+    ///     parent, or to `nil` to ignore it. When the parent's buffer is
+    ///     full, the child waits until the parent has processed the event:
+    ///     back pressure end to end.
+    @inlinable
+    public static func run<C: EffectTransducer>(
+        _ child: Child<C>,
+        env: @escaping (Env) -> C.Env,
+        output: @escaping (C.Output) -> Event?
+    ) -> Effect where C.State: Sendable {
+        // Safety: used by the child's run only, on the parent's isolation.
+        nonisolated(unsafe) let toParent = output
+        nonisolated(unsafe) let makeEnv = env
+        let body: (T.Env, T.Input, isolated any Actor) async throws -> Void = { parentEnv, input, isolation in
+            let subject = ChildOutput<T, C.Output>(input: input, event: toParent)
+            _ = try await C.run(
+                initialState: child.initialState, proxy: child.proxy, env: makeEnv(parentEnv), output: subject,
+                systemActor: isolation)
+        }
+        // Safety: the body, and the closures it holds, run once, in the
+        // operation's task, on the parent's isolation (the operation is
+        // isolated to it): the child's conformance is used there only.
+        nonisolated(unsafe) let run = body
+        return Effect(id: child.operationID, isolatedOperation: { try await run($0, $1, $2) })
+    }
+
+    /// Runs the pure transducer `child` as an operation of this run; see
+    /// the effect transducer form.
+    @inlinable
+    public static func run<C: Transducer>(
+        _ child: Child<C>,
+        output: @escaping (C.Output) -> Event?
+    ) -> Effect where C.State: Sendable {
+        // Safety: used by the child's run only, on the parent's isolation.
+        nonisolated(unsafe) let toParent = output
+        let body: (T.Env, T.Input, isolated any Actor) async throws -> Void = { _, input, isolation in
+            let subject = ChildOutput<T, C.Output>(input: input, event: toParent)
+            _ = try await C.run(
+                initialState: child.initialState, proxy: child.proxy, output: subject, systemActor: isolation)
+        }
+        // Safety: see the effect transducer form.
+        nonisolated(unsafe) let run = body
+        return Effect(id: child.operationID, isolatedOperation: { try await run($0, $1, $2) })
+    }
+
+    /// Ends `child`'s run (and every operation of it); does nothing when it
+    /// does not run.
+    @inlinable
+    public static func dismiss<C: BaseTransducer>(_ child: Child<C>) -> Effect {
+        .cancelTask(child.id)
+    }
+
+    /// Sends `event` to `child` from an update, at once, on the run's
+    /// isolation. An event the child cannot take is dropped and logged: at
+    /// debug level when its run has ended (it was dismissed), as a warning
+    /// when its buffer is full (give its proxy a larger `bufferSize`).
+    @inlinable
+    public static func send<C: BaseTransducer>(_ event: C.Event, to child: Child<C>) -> Effect
+    where C.Proxy == Proxy<C.Event>, C.Event: Sendable, C.State: Sendable {
+        let proxy = child.proxy
+        return Effect(
+            storage: .perform {
+                do throws(TransducerError) {
+                    try proxy.send(event)
+                } catch {
+                    _childEventDropped(error)
+                }
+            })
+    }
+
+    /// The effects that run exactly the children `children` finds in the
+    /// state: for each handle in `new` and not in `old`, `start(child)`
+    /// (usually ``run(_:env:output:)``); for each handle in `old` and not in
+    /// `new`, its cancellation. `nil` when nothing changes.
+    ///
+    /// Call it from `update` with the state before and after the event: a
+    /// child then runs exactly while the parent's state holds its handle,
+    /// for one child (a case of the state) or a keyed collection (one per
+    /// row).
+    @inlinable
+    public static func children<C: BaseTransducer>(
+        _ children: (T.State) -> [Child<C>],
+        from old: T.State,
+        to new: T.State,
+        start: (Child<C>) -> Effect
+    ) -> Effect? {
+        let before = children(old)
+        let after = children(new)
+        let beforeIDs = Set(before.map(\.id))
+        let afterIDs = Set(after.map(\.id))
+        var effects: [Effect] = []
+        for child in before where !afterIDs.contains(child.id) {
+            effects.append(.dismiss(child))
+        }
+        for child in after where !beforeIDs.contains(child.id) {
+            effects.append(start(child))
+        }
+        switch effects.count {
+        case 0: return nil
+        case 1: return effects[0]
+        default: return .combine(effects)
+        }
+    }
+}
+
+/// Reports an event for a child that the child could not take: its run has
+/// ended (it was dismissed: expected, logged at debug level) or its buffer is
+/// full (a warning: the parent sends faster than the child processes).
+@usableFromInline
+func _childEventDropped(_ error: TransducerError) {
+    if error == .bufferFull {
+        logger.warning(
+            "An event for a child was dropped: the child's buffer is full. Give its proxy a larger bufferSize.",
+            metadata: ["reason": "\(error)"])
+    } else {
+        logger.debug("An event for a child was dropped.", metadata: ["reason": "\(error)"])
+    }
+}

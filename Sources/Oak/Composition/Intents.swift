@@ -1,0 +1,132 @@
+/// What invoking an ``Intent`` did.
+public enum IntentResult: Equatable, Sendable, CustomStringConvertible {
+    /// The event was sent to the run.
+    case sent
+    /// Nothing was sent: the state has left the scope the intent was made
+    /// in (the view that offered it is out of date).
+    case stale
+    /// The run refused the event (it has ended, or its buffer is full).
+    case refused(TransducerError)
+
+    /// For example `stale`.
+    public var description: String {
+        switch self {
+        case .sent: "sent"
+        case .stale: "stale"
+        case .refused(let error): "refused: \(error)"
+        }
+    }
+}
+
+/// One thing a user can do in one scope of a transducer's state: the action
+/// behind a button of a model derived from the state.
+///
+/// An intent is made for the scope of the state it was derived from (a case
+/// of the state, say). Invoked while the state is still in that scope, it
+/// sends its event; invoked after the state has left it — the view was out
+/// of date — it sends nothing and returns ``IntentResult/stale``, and the
+/// run's inspector records ``InspectionRecord/intentRefused(_:)``.
+public struct Intent<Event> {
+    private let fire: () -> IntentResult
+
+    init(_ fire: @escaping () -> IntentResult) {
+        self.fire = fire
+    }
+
+    /// Sends the event if the state is still in the intent's scope.
+    @discardableResult
+    public func callAsFunction() -> IntentResult { fire() }
+}
+
+/// Makes the intents of a model derived from one state: each intent carries
+/// the scope of that state and checks, when invoked, that the current state
+/// is still in it.
+///
+/// ```swift
+/// enum Model {
+///     case idle(load: Intent<Loader.Event>)
+///     case loading(cancel: Intent<Loader.Event>)
+/// }
+///
+/// static func model(of state: State, intents: Intents<Loader, Phase>) -> Model {
+///     switch state {
+///     case .idle: .idle(load: intents(.load))
+///     case .loading: .loading(cancel: intents(.cancel))
+///     }
+/// }
+/// ```
+///
+/// The same model serves every renderer: a terminal view maps keys to its
+/// intents, a web view maps form posts, a SwiftUI view buttons. A model
+/// offers only the intents valid in its state, so a view cannot show an
+/// action that makes no sense; and an action kept from an old model cannot
+/// act on a newer state.
+///
+/// Intents are made and invoked on the isolation of the host that owns the
+/// state (the main actor for ``ObservableTransducer``); `current` reads the
+/// state there.
+public struct Intents<T: BaseTransducer, Scope: Hashable> where T.Proxy == Proxy<T.Event> {
+    private let proxy: T.Proxy
+    private let scope: (T.State) -> Scope
+    private let current: () -> T.State
+    /// The scope of the state the model is derived from.
+    public let stamp: Scope
+
+    /// Intents for a model of `state`, sent through `proxy`, valid while
+    /// `scope` of the state that `current` reads is `scope(state)`.
+    public init(
+        for state: T.State, proxy: T.Proxy, scope: @escaping (T.State) -> Scope,
+        current: @escaping () -> T.State
+    ) {
+        self.proxy = proxy
+        self.scope = scope
+        self.current = current
+        self.stamp = scope(state)
+    }
+
+    /// The intent that sends `event` while the state stays in this scope.
+    public func callAsFunction(_ event: T.Event) -> Intent<T.Event> {
+        // Safety: an intent is made and invoked on the host's isolation, as
+        // the event it sends.
+        nonisolated(unsafe) let event = event
+        let proxy = self.proxy
+        let scope = self.scope
+        let current = self.current
+        let stamp = self.stamp
+        return Intent {
+            guard scope(current()) == stamp else {
+                proxy._channel.recordRefusedIntent(event)
+                return .stale
+            }
+            do throws(TransducerError) {
+                try proxy.send(event)
+                return .sent
+            } catch {
+                return .refused(error)
+            }
+        }
+    }
+}
+
+#if canImport(Observation)
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+extension ObservableTransducer where Transducer.Proxy == Oak.Proxy<Transducer.Event> {
+    /// Derives a state-scoped model from the current state: `make` gets the
+    /// state and the ``Intents`` for it, valid while `scope` of the host's
+    /// state stays the same.
+    ///
+    /// ```swift
+    /// let model = host.model(scope: \.phase, Loader.model(of:intents:))
+    /// ```
+    public func model<Model, Scope: Hashable>(
+        scope: @escaping (Transducer.State) -> Scope,
+        _ make: (Transducer.State, Intents<Transducer, Scope>) -> Model
+    ) -> Model {
+        let state = self.state
+        let intents = Intents<Transducer, Scope>(
+            for: state, proxy: proxy, scope: scope,
+            current: { [weak self] in self?.state ?? state })
+        return make(state, intents)
+    }
+}
+#endif

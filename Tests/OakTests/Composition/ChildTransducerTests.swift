@@ -1,0 +1,323 @@
+// Child transducers bound to a parent's state: a child runs exactly while
+// the parent's state holds its handle, its outputs become parent events with
+// back pressure, and once dismissed nothing of it is left: no task, and no
+// late event reaching the parent, even from an operation that ignores
+// cancellation.
+
+import Oak
+import Testing
+
+/// A child: counts the ticks it is told about; `.start` starts an operation
+/// that waits for the test's gate, ignoring cancellation, then reports a
+/// tick. Every update outputs the count.
+enum Ticker: EffectTransducer {
+    struct State: NonTerminal, Sendable, Equatable {
+        var count = 0
+    }
+
+    enum Event: Sendable {
+        case start(Int)
+        case tick
+    }
+
+    struct Env: Sendable {
+        let gates: Gates
+        let trace: Trace
+    }
+
+    typealias Output = Int
+
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
+        switch event {
+        case .start(let number):
+            return (
+                Effect(id: "wait") { env, input in
+                    env.trace.append("child waits \(number)")
+                    await env.gates.gate(number).wait()
+                    do {
+                        try input.send(.tick)
+                        env.trace.append("child ticked \(number)")
+                    } catch {
+                        env.trace.append("child refused \(number): \(TransducerErrorName.of(error))")
+                        throw error
+                    }
+                }, state.count
+            )
+        case .tick:
+            state.count += 1
+            return (nil, state.count)
+        }
+    }
+}
+
+/// Gates by number: operations wait at them, ignoring cancellation.
+final class Gates: Sendable {
+    private let gates = Locked<[Int: Gate]>([:])
+
+    func gate(_ number: Int) -> Gate {
+        gates.withLock { gates in
+            if let gate = gates[number] { return gate }
+            let gate = Gate()
+            gates[number] = gate
+            return gate
+        }
+    }
+}
+
+/// A parent: `.open` shows a ticker (a child bound to the `.ticker` case),
+/// `.close` goes home and so dismisses it; `.row(add:)` and `.row(remove:)`
+/// keep a keyed collection of tickers.
+enum Screen: EffectTransducer {
+    struct State: NonTerminal, Sendable {
+        enum Page: Sendable {
+            case home
+            case ticker(Child<Ticker>)
+        }
+
+        var page = Page.home
+        var rows: [Int: Child<Ticker>] = [:]
+
+        var tickers: [Child<Ticker>] {
+            if case .ticker(let child) = page { [child] } else { [] }
+        }
+
+        var rowTickers: [Child<Ticker>] { rows.keys.sorted().compactMap { rows[$0] } }
+    }
+
+    enum Event: Sendable {
+        case open
+        case close
+        case addRow(Int)
+        case removeRow(Int)
+        case tickerSaid(Int)
+        case rowSaid(Int, Int)
+        /// Changes nothing: once its output is seen, every earlier event and
+        /// its effects have been processed.
+        case probe(Int)
+    }
+
+    typealias Env = Ticker.Env
+    typealias Output = String
+
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
+        let before = state
+        let output: String
+        switch event {
+        case .open:
+            state.page = .ticker(Child(Ticker.self, initialState: Ticker.State()))
+            output = "opened"
+        case .close:
+            state.page = .home
+            output = "closed"
+        case .addRow(let key):
+            state.rows[key] = Child(Ticker.self, initialState: Ticker.State())
+            output = "added \(key)"
+        case .removeRow(let key):
+            state.rows[key] = nil
+            output = "removed \(key)"
+        case .tickerSaid(let count):
+            output = "ticker \(count)"
+        case .rowSaid(let key, let count):
+            output = "row \(key) \(count)"
+        case .probe(let number):
+            output = "probe \(number)"
+        }
+        let page = Effect.children(\.tickers, from: before, to: state) { child in
+            .run(child, env: { $0 }, output: { .tickerSaid($0) })
+        }
+        let rows = Effect.children(\.rowTickers, from: before, to: state) { child in
+            let key = state.rows.first { $0.value == child }?.key ?? -1
+            return .run(child, env: { $0 }, output: { .rowSaid(key, $0) })
+        }
+        let effects = [page, rows].compactMap { $0 }
+        return (effects.isEmpty ? nil : .combine(effects), output)
+    }
+}
+
+@Suite("Child transducers", .timeLimit(.minutes(1)))
+struct ChildTransducerTests {
+    /// Sends a probe and waits for its output: the events before it, and
+    /// their effects, have been processed.
+    func settle(_ proxy: Screen.Proxy, _ outputs: Trace, _ number: Int) async throws {
+        try proxy.send(.probe(number))
+        await outputs.waitFor("probe \(number)")
+    }
+
+    @Test func aChildRunsWhileTheParentIsInItsCase() async throws {
+        let env = Ticker.Env(gates: Gates(), trace: Trace())
+        let outputs = Trace()
+        let proxy = Screen.Proxy(bufferSize: 32)
+        let states = Locked<[Screen.State]>([])
+        let run = Task {
+            try await TransducerInspection.$inspector.withValue(StateRecorder<Screen>(states: states)) {
+                try await Screen.run(
+                    initialState: Screen.State(), proxy: proxy, env: env, output: Callback { outputs.append($0) })
+            }
+        }
+        try proxy.send(.open)
+        await outputs.waitFor("opened")
+        let child = try #require(states.withLock { $0.last?.tickers.first })
+        // The parent's view sends intents to the child through its handle.
+        try child.send(.start(1))
+        await env.trace.waitFor("child waits 1")
+        env.gates.gate(1).open()
+        await outputs.waitFor("ticker 1")
+
+        try proxy.send(.close)
+        try await settle(proxy, outputs, 1)
+        // Dismissed: the child's run is ending, its input closed.
+        #expect(throws: TransducerError.terminated) { try child.send(.tick) }
+        proxy.cancel()
+        _ = try? await run.value
+    }
+
+    @Test func aDismissedChildsLateOperationNeverReachesTheParent() async throws {
+        let env = Ticker.Env(gates: Gates(), trace: Trace())
+        let outputs = Trace()
+        let proxy = Screen.Proxy(bufferSize: 32)
+        let states = Locked<[Screen.State]>([])
+        let run = Task {
+            try await TransducerInspection.$inspector.withValue(StateRecorder<Screen>(states: states)) {
+                try await Screen.run(
+                    initialState: Screen.State(), proxy: proxy, env: env, output: Callback { outputs.append($0) })
+            }
+        }
+        try proxy.send(.open)
+        await outputs.waitFor("opened")
+        let child = try #require(states.withLock { $0.last?.tickers.first })
+        try child.send(.start(7))
+        await env.trace.waitFor("child waits 7")
+
+        // The parent leaves the case: the child is cancelled. Its operation
+        // ignores cancellation and, once let go, tries to report.
+        try proxy.send(.close)
+        await outputs.waitFor("closed")
+        env.gates.gate(7).open()
+        await env.trace.waitUntil("the child's operation was refused") { entries in
+            entries.contains { $0.hasPrefix("child refused 7") }
+        }
+        try await settle(proxy, outputs, 1)
+        // The child's output for `.start` arrived; its late tick did not.
+        #expect(outputs.entries.contains("ticker 0"))
+        #expect(!outputs.entries.contains("ticker 1"))
+        proxy.cancel()
+        _ = try? await run.value
+        // The run awaited the child's operation: it had ended before.
+        #expect(
+            env.trace.contains("child refused 7: terminated")
+                || env.trace.contains("child refused 7: operationCancelled"))
+    }
+
+    @Test func keyedChildrenStartAndStopWithTheirRows() async throws {
+        let env = Ticker.Env(gates: Gates(), trace: Trace())
+        let outputs = Trace()
+        let proxy = Screen.Proxy(bufferSize: 32)
+        let states = Locked<[Screen.State]>([])
+        let run = Task {
+            try await TransducerInspection.$inspector.withValue(StateRecorder<Screen>(states: states)) {
+                try await Screen.run(
+                    initialState: Screen.State(), proxy: proxy, env: env, output: Callback { outputs.append($0) })
+            }
+        }
+        for key in 1...3 { try proxy.send(.addRow(key)) }
+        await outputs.waitFor("added 3")
+        let rows = try #require(states.withLock { $0.last?.rows })
+        #expect(rows.count == 3)
+        for key in 1...3 {
+            try rows[key]?.send(.tick)
+        }
+        await outputs.waitUntil("each row ticked") { entries in
+            (1...3).allSatisfy { entries.contains("row \($0) 1") }
+        }
+        try proxy.send(.removeRow(2))
+        try await settle(proxy, outputs, 1)
+        let removed = try #require(rows[2])
+        #expect(throws: TransducerError.terminated) { try removed.send(.tick) }
+        try rows[1]?.send(.tick)
+        await outputs.waitFor("row 1 2")
+        proxy.cancel()
+        _ = try? await run.value
+        // The end of the parent ends every child.
+        for key in [1, 3] {
+            #expect(throws: TransducerError.terminated) { try rows[key]?.send(.tick) }
+        }
+    }
+}
+
+/// Records every state of the runs it inspects.
+struct StateRecorder<T: BaseTransducer>: TransducerInspector {
+    let states: Locked<[T.State]>
+
+    func record<R: BaseTransducer>(_ record: InspectionRecord<R>, of run: RunID) {
+        if case .state(let state as T.State) = record {
+            states.withLock { $0.append(state) }
+        }
+    }
+}
+
+/// A child that echoes every number it is sent.
+enum Echo: Transducer {
+    struct State: NonTerminal, Sendable {}
+    enum Event: Sendable { case number(Int) }
+
+    static func update(_ state: inout State, event: Event) -> Int {
+        switch event {
+        case .number(let number): number
+        }
+    }
+}
+
+/// A parent with a small buffer that collects its child's echoes; terminal
+/// once it has `expected` of them.
+enum Collector: EffectTransducer {
+    struct State: Terminable, Sendable {
+        var child: Child<Echo>?
+        var received: [Int] = []
+        let expected: Int
+        var isTerminal: Bool { received.count == expected }
+    }
+
+    enum Event: Sendable {
+        case start(Child<Echo>)
+        case echo(Int)
+    }
+
+    typealias Output = [Int]
+
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
+        switch event {
+        case .start(let child):
+            state.child = child
+            return (.run(child, output: { .echo($0) }), state.received)
+        case .echo(let number):
+            state.received.append(number)
+            return (nil, state.received)
+        }
+    }
+}
+
+@Suite("Child transducers: back pressure", .timeLimit(.minutes(1)))
+struct ChildBackPressureTests {
+    static let count = 200
+
+    /// Runs a parent whose buffer holds two events with a child whose whole
+    /// input is already buffered, on the caller's isolation: the child runs
+    /// through its input in one go, far faster than the parent takes its
+    /// outputs. Returns what the parent received.
+    static func runParentOfAFastChild(isolation: isolated (any Actor)? = #isolation) async throws -> [Int] {
+        let child = Child(Echo.self, initialState: Echo.State(), proxy: Echo.Proxy(bufferSize: count))
+        for number in 1...count { try child.send(.number(number)) }
+        let proxy = Collector.Proxy(bufferSize: 2)
+        try proxy.send(.start(child))
+        return try await Collector.run(
+            initialState: Collector.State(expected: count), proxy: proxy, env: (), output: NoCallback())
+    }
+
+    @Test func aChildFasterThanItsParentWaitsInsteadOfFailing() async throws {
+        #expect(try await Self.runParentOfAFastChild() == Array(1...Self.count))
+    }
+
+    @Test @MainActor func onAnActorToo() async throws {
+        #expect(try await Self.runParentOfAFastChild() == Array(1...Self.count))
+    }
+}
