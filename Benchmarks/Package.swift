@@ -6,7 +6,7 @@ import PackageDescription
 // package-benchmark executable per workload under Benchmarks/<id>/.
 // Run with `make bench` or `python3 Benchmarks/compare.py`.
 
-let workloads = ["W1", "W1b", "W2", "W3", "W3b", "W4", "W5", "W6"]
+let workloads = ["W1", "W1b", "W2", "W2a", "W3", "W3a", "W3b", "W4", "W5", "W6", "W6a", "W7", "W8"]
 
 let package = Package(
     name: "OakBenchmarks",
@@ -31,7 +31,10 @@ let package = Package(
         // W1–W6: Oak's side and the floor's side of every workload.
         .target(
             name: "Workloads",
-            dependencies: ["BenchSupport", .product(name: "Oak", package: "Oak")]
+            dependencies: [
+                "BenchSupport", .product(name: "Oak", package: "Oak"),
+                .product(name: "OakTesting", package: "Oak"),
+            ]
         ),
         // Paired registration with package-benchmark.
         .target(

@@ -208,12 +208,38 @@ def build_rows(results) -> list[Row]:
         scaling_row("W1", "ns/event")
     time_row("W1b", "W1b", "floor", "oak", 3.0, note="buffer 256, sender and run on one actor")
     time_row("W2", "W2", "floor", "oak", 0.5, unit="ns/step", note="floor: await a non-inlined async closure")
+    time_row(
+        "W2a", "W2a", "floor", "oak", 1.5, unit="ns/step",
+        note="async Effect(action:), run on an actor; floor: await an @isolated(any) closure there",
+    )
     time_row("W3", "W3", "floor", "oak", 1.3, unit="ns/effect", note="floor: a Task {} resuming a continuation")
     if len(sizes(results, "W3")) > 1:
         time_row("W3", "W3 10×N", "floor", "oak", 1.3, which=-1, unit="ns/effect")
         scaling_row("W3", "ns/effect")
+    time_row(
+        "W3a", "W3a", "floor", "oak", 1.5, unit="ns/effect",
+        note="W3 with run on an actor; floor: a Task {} resuming a continuation awaited there",
+    )
     time_row("W3b", "W3b", "floor", "oak", 1.3, unit="ns/effect", note="floor: N tasks answering through one queue")
     time_row("W4", "W4", "w1", "oak", 1.2, note="floor column: W1 (Oak, no output) in the same iterations")
+    time_row(
+        "W8", "W8", "flat", "oak", 2.0, unit="ns/event",
+        note="an event through a parent to a child and its output back; floor column: one flat transducer",
+    )
+    time_row("W8a", "W8a", "flat", "oak", 2.0, unit="ns/event", note="W8 with both runs on an actor")
+    w7 = get(results, "W7")
+    tester = stat(w7, "testerNs", True, "testerMallocs")
+    rows.append(
+        Row(
+            f"W7 tester step (n={n_of(w7)})",
+            "ns/step",
+            stat(w7, "updateNs", True, "updateMallocs"),
+            tester,
+            1.0,
+            note="floor column: a plain update call; ratio: the step over its 20 µs budget",
+            fixed_ratio=(tester.median / 20_000) if tester else None,
+        )
+    )
 
     w5 = get(results, "W5")
     n5 = n_of(w5)
@@ -246,20 +272,24 @@ def build_rows(results) -> list[Row]:
             )
         )
 
-    w6 = get(results, "W6")
-    sends = len(w6.metrics.get("oakLatencyNs", [])) if w6 else 0
-    for ratio_of, label in [("median", "W6 latency p50"), ("p99", "W6 latency p99")]:
-        rows.append(
-            Row(
-                f"{label} ({sends:,} sends each)",
-                "ns",
-                stat(w6, "floorLatencyNs", False, "floorMallocs"),
-                stat(w6, "oakLatencyNs", False, "oakMallocs"),
-                1.5,
-                ratio_of=ratio_of,
-                note="floor: a value handed to a parked task",
+    for workload, note in [
+        ("W6", "floor: a value handed to a parked task"),
+        ("W6a", "run on an actor; floor: a value handed to a task parked there"),
+    ]:
+        w6 = get(results, workload)
+        sends = len(w6.metrics.get("oakLatencyNs", [])) if w6 else 0
+        for ratio_of, percentile in [("median", "p50"), ("p99", "p99")]:
+            rows.append(
+                Row(
+                    f"{workload} latency {percentile} ({sends:,} sends each)",
+                    "ns",
+                    stat(w6, "floorLatencyNs", False, "floorMallocs"),
+                    stat(w6, "oakLatencyNs", False, "oakMallocs"),
+                    1.5,
+                    ratio_of=ratio_of,
+                    note=note,
+                )
             )
-        )
     return rows
 
 
@@ -389,8 +419,12 @@ EXPECTED = [
     ("W1b", "", "oakNs"),
     ("W2", "", "floorNs"),
     ("W2", "", "oakNs"),
+    ("W2a", "", "floorNs"),
+    ("W2a", "", "oakNs"),
     ("W3", "", "floorNs"),
     ("W3", "", "oakNs"),
+    ("W3a", "", "floorNs"),
+    ("W3a", "", "oakNs"),
     ("W3b", "", "floorNs"),
     ("W3b", "", "oakNs"),
     ("W4", "", "w1Ns"),
@@ -401,6 +435,14 @@ EXPECTED = [
     ("W5", "oak-peak", "peakMemoryResident"),
     ("W6", "", "floorLatencyNs"),
     ("W6", "", "oakLatencyNs"),
+    ("W6a", "", "floorLatencyNs"),
+    ("W6a", "", "oakLatencyNs"),
+    ("W7", "", "updateNs"),
+    ("W7", "", "testerNs"),
+    ("W8", "", "flatNs"),
+    ("W8", "", "oakNs"),
+    ("W8a", "", "flatNs"),
+    ("W8a", "", "oakNs"),
 ]
 
 

@@ -16,7 +16,7 @@ let benchmarks: @Sendable () -> Void = {
             [
                 Contender("floorA") { blackHole(W1Workload.floorA(n: n)) },
                 Contender("floor") { blackHole(try await W1Workload.floorB(n: n)) },
-                Contender("oak") { blackHole(try await W1Workload.oak(n: n)) },
+                Contender("oak") { try await W1Workload.oak(n: n) },
             ])
     }
 }

@@ -12,7 +12,7 @@ let benchmarks: @Sendable () -> Void = {
     pairedBenchmark(
         "W4", n: n, iterations: 60,
         [
-            Contender("w1") { blackHole(try await W1Workload.oak(n: n)) },
-            Contender("oak") { blackHole(try await W1Workload.oak(n: n, callback: true)) },
+            Contender("w1") { try await W1Workload.oak(n: n) },
+            Contender("oak") { try await W1Workload.oak(n: n, callback: true) },
         ])
 }

@@ -58,7 +58,7 @@ public enum MallocCounter {
 // MARK: - The counter every workload updates
 
 /// The state of the counter transducers and of their floors.
-public struct CounterState: Terminable, Sendable {
+public struct CounterState: Terminable, Sendable, Equatable {
     /// The counter.
     public var count = 0
     /// How many events have been processed.

@@ -3,7 +3,7 @@
 //     swift build --package-path Benchmarks -c release --product OakProfile
 //     valgrind --tool=callgrind Benchmarks/.build/release/OakProfile w3 oak 2000
 //
-// Usage: OakProfile <w1|w1b|w2|w3|w3b|w4|w5|w6> <oak|floor|floorA> [n] [repeat]
+// Usage: OakProfile <w1|w1b|w2|w2a|w3|w3a|w3b|w4|w5|w6|w6a|w7|w8|w8a> <oak|floor|floorA> [n] [repeat]
 
 import BenchSupport
 import Workloads
@@ -14,7 +14,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    print("usage: OakProfile <w1|w1b|w2|w3|w3b|w4|w5|w6> <oak|floor|floorA> [n] [repeat]")
+    print("usage: OakProfile <w1|w1b|w2|w2a|w3|w3a|w3b|w4|w5|w6|w6a|w7|w8|w8a> <oak|floor|floorA> [n] [repeat]")
     exit(2)
 }
 let workload = arguments[1]
@@ -26,12 +26,24 @@ func runOnce() async throws {
     switch (workload, side) {
     case ("w1", "floorA"): _ = W1Workload.floorA(n: n)
     case ("w1", "floor"): _ = try await W1Workload.floorB(n: n)
-    case ("w1", "oak"): _ = try await W1Workload.oak(n: n)
-    case ("w4", "oak"): _ = try await W1Workload.oak(n: n, callback: true)
+    case ("w1", "oak"): try await W1Workload.oak(n: n)
+    case ("w4", "oak"): try await W1Workload.oak(n: n, callback: true)
     case ("w1b", "floor"): _ = await W1bWorkload().floor(n: n)
-    case ("w1b", "oak"): _ = try await W1bWorkload().oak(n: n)
+    case ("w1b", "oak"): try await W1bWorkload().oak(n: n)
     case ("w2", "floor"): _ = await W2Workload().floor(n: n)
     case ("w2", "oak"): try await W2Workload().oak(n: n)
+    case ("w2a", "floor"): _ = try await W2aWorkload().floor(n: n)
+    case ("w2a", "oak"): try await W2aWorkload().oak(n: n)
+    case ("w3a", "floor"): _ = await W3aWorkload().floor(n: n)
+    case ("w3a", "oak"): try await W3aWorkload().oak(n: n)
+    case ("w6a", "floor"): await W6aWorkload.floor(samples: n) { _ in }
+    case ("w6a", "oak"): try await W6aWorkload.oak(samples: n) { _ in }
+    case ("w7", "floor"): _ = W7Workload.update(n: n)
+    case ("w7", "oak"): await W7Workload.tester(n: n)
+    case ("w8", "floor"): _ = try await W8Workload.flat(n: n)
+    case ("w8", "oak"): _ = try await W8Workload.composed(n: n)
+    case ("w8a", "floor"): _ = try await W8OnActor().flat(n: n)
+    case ("w8a", "oak"): _ = try await W8OnActor().composed(n: n)
     case ("w3", "floor"): _ = await W3Workload.floor(n: n)
     case ("w3", "oak"): try await W3Workload.oak(n: n)
     case ("w3b", "floor"): _ = await W3bWorkload.floor(n: n)

@@ -44,14 +44,14 @@ public enum W1Workload {
     /// Oak: `n` events sent through the proxy, then processed by `run` in a
     /// task until terminal; with `callback`, every output goes to a
     /// `Callback` (W4).
-    public static func oak(n: Int, callback: Bool = false) async throws -> Int {
+    public static func oak(n: Int, callback: Bool = false) async throws {
         let proxy = CounterTransducer.Proxy(bufferSize: n)
         for _ in 0..<n {
             try proxy.send(.increment)
         }
         let run = Task {
             if callback {
-                try await CounterTransducer.run(
+                _ = try await CounterTransducer.run(
                     initialState: CounterState(limit: n), proxy: proxy, output: Callback { value in sink(value) })
             } else {
                 try await CounterTransducer.run(initialState: CounterState(limit: n), proxy: proxy)

@@ -12,7 +12,7 @@ public actor W1bWorkload {
     public init() {}
 
     /// `n` events through the default buffer; the sender yields when full.
-    public func oak(n: Int) async throws -> Int {
+    public func oak(n: Int) async throws {
         let proxy = CounterTransducer.Proxy()
         let run = Task { try await self.run(proxy, n: n) }
         var sent = 0
@@ -27,7 +27,7 @@ public actor W1bWorkload {
         return try await run.value
     }
 
-    private func run(_ proxy: CounterTransducer.Proxy, n: Int) async throws -> Int {
+    private func run(_ proxy: CounterTransducer.Proxy, n: Int) async throws {
         try await CounterTransducer.run(initialState: CounterState(limit: n), proxy: proxy)
     }
 

@@ -79,7 +79,7 @@ public enum W5Workload {
     /// sends one event to each and waits until all have finished.
     public static func oak(n: Int, holding: (@Sendable () async -> Void)? = nil) async throws -> Sample {
         var proxies: [Idle.Proxy] = []
-        var tasks: [Task<Int, any Error>] = []
+        var tasks: [Task<Void, any Error>] = []
         proxies.reserveCapacity(n)
         tasks.reserveCapacity(n)
         let started = Countdown(n)
@@ -97,7 +97,7 @@ public enum W5Workload {
             try proxy.send(.finish)
         }
         for task in tasks {
-            _ = try await task.value
+            try await task.value
         }
         sample.allFinished()
         return sample
