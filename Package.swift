@@ -8,6 +8,7 @@ let package = Package(
     ],
     products: [
         .library(name: "Oak", targets: ["Oak"]),
+        .library(name: "OakTesting", targets: ["OakTesting"]),
         .executable(name: "oak-counter", targets: ["CounterDemo"]),
     ],
     dependencies: [
@@ -16,6 +17,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     ],
     targets: [
         .target(
@@ -24,6 +28,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Atomics", package: "swift-atomics"),
+            ],
+            swiftSettings: [
+                // Checks the run state machine's invariants after every
+                // transition (RunStateMachine.checkInvariants), as
+                // swift-collections does with COLLECTIONS_INTERNAL_CHECKS.
+                .define("OAK_INTERNAL_CHECKS", .when(configuration: .debug))
+            ]
+        ),
+        // The test harness for transducers: an exhaustive tester of runs, a
+        // tester of `update` alone with effects as data, session recording and
+        // replay, state graphs and generated tests. Its failures work under
+        // Swift Testing and XCTest alike (IssueReporting).
+        .target(
+            name: "OakTesting",
+            dependencies: [
+                "Oak",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                // Links what IssueReporting needs to record failures in Swift
+                // Testing and XCTest on Linux, so that a client's test target
+                // needs nothing more than OakTesting.
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         .executableTarget(
@@ -36,6 +63,8 @@ let package = Package(
             dependencies: [
                 "Oak",
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // Written only in Oak's spellings (Oak 0.34's client API), one file
@@ -46,6 +75,30 @@ let package = Package(
             dependencies: [
                 "Oak",
                 .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
+        .testTarget(
+            name: "OakTestingTests",
+            dependencies: [
+                "Oak",
+                "OakTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
+        // Two files only: a transducer declared in one, its `Proxy` and
+        // `Output` named in the other (a compiler pitfall, decision 0018).
+        .testTarget(name: "OakCrossFileTests", dependencies: ["Oak"]),
+        // Compiled as a new Xcode 26 app target is: every declaration on the
+        // main actor by default, conformances of main-actor types isolated,
+        // nonisolated async functions on the caller's actor. Transducers
+        // declared this way must run.
+        .testTarget(
+            name: "OakMainActorDefaultTests",
+            dependencies: ["Oak"],
+            swiftSettings: [
+                .unsafeFlags(["-default-isolation", "MainActor"]),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
             ]
         ),
     ],
