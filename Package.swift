@@ -82,6 +82,7 @@ let package = Package(
             dependencies: [
                 "Oak",
                 "OakTesting",
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),

@@ -114,9 +114,22 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
 
     deinit {
         guard !lifetime.isFinished else { return }
-        lifetime.site.fail(
+        // What the run had done by now, without waiting for more.
+        consume()
+        var message =
             "The tester was released without finish(): events, outputs and operations left over were not "
-                + "checked. End every test with `await tester.finish()`.")
+            + "all checked. End every test with `await tester.finish()`."
+        if asserted < steps.count {
+            message += "\nReceived and not asserted:\n" + describe(steps[asserted...])
+        }
+        lifetime.site.fail(message)
+        if exhaustivity == .on {
+            for (info, startedBy) in running.values.sorted(by: { $0.info.sequenceNumber < $1.info.sequenceNumber }) {
+                startedBy.fail(
+                    "An operation started by this event was still running when the tester was released "
+                        + "without finish(): \(info).")
+            }
+        }
         proxy.cancel()
         log.stopMonitor()
     }

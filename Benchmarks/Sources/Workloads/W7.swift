@@ -1,7 +1,8 @@
 // W7: the cost of one asserted step of OakTesting's TransducerTester (a
-// `send` with one state assertion, against a real run on the main actor),
-// next to one plain call of the same `update`. Target: at most 20 µs per
-// asserted step, so that thousands of tests run in seconds.
+// `send` with one state assertion, against a real run with no isolation, as
+// in a test function that is not on an actor), next to one plain call of the
+// same `update`. Target: at most 20 µs per asserted step, so that thousands
+// of tests run in seconds.
 
 import BenchSupport
 import Oak

@@ -80,8 +80,8 @@ class WaiterBook: @unchecked Sendable {
 /// Safety (`@unchecked Sendable`): every field is guarded by `lock`. The
 /// records of the event path (events, states, outputs) carry values of the
 /// transducer's types, which need not be `Sendable`: they are appended on the
-/// run's isolation, the main actor (the tester starts the run there), and
-/// read by the tester on the main actor. The records that come from
+/// run's isolation, which is the isolation where the tester was made (the
+/// tester starts the run there), and read by the tester on that isolation. The records that come from
 /// operations' tasks carry only `EffectInfo`, which is `Sendable`.
 final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @unchecked Sendable {
     /// One record of the run.
@@ -235,6 +235,10 @@ final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @uncheck
             return makeWaiter(timeout: timeout)
         }
         guard let id else { return true }
+        // Resumed exactly once: here, if the condition already holds or the
+        // wait already expired; otherwise by whoever removes it from
+        // `continuations` under the lock (an entry that satisfies it, or the
+        // monitor at its deadline).
         return await withCheckedContinuation { continuation in
             let outcome = lock.withLock { () -> Bool? in
                 if Self.holds(condition, in: entries) {
