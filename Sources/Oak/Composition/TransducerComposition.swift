@@ -106,6 +106,10 @@ public enum TransducerComposition {
     }
 
     /// Which component finished, with its last output.
+    ///
+    /// Safety: an output is produced by a run on `isolation` and read by
+    /// `parallel` on the same isolation after the group's task returned it;
+    /// the task group only carries it across, never uses it concurrently.
     enum Completed<OutputA, OutputB>: @unchecked Sendable {
         case a(OutputA)
         case b(OutputB)

@@ -105,7 +105,9 @@ public struct StateSnapshots<State: Codable>: Sendable {
         return try encoder.encode(Envelope(version: version, state: state))
     }
 
-    /// Renames the file to `<name>.<reason>-<time>`; returns where it went.
+    /// Renames the file to `<name>.<reason>-<time>` (with `-2`, `-3`, … if
+    /// that name is taken), or copies it there if it cannot be renamed;
+    /// returns where it went. A file set aside is never overwritten.
     func setAside(because error: any Error) -> URL? {
         let reason =
             switch error as? RestoreFailure {
@@ -113,14 +115,17 @@ public struct StateSnapshots<State: Codable>: Sendable {
             default: "unreadable"
             }
         let stamp = Int(Date().timeIntervalSince1970)
-        let aside = url.deletingLastPathComponent()
-            .appendingPathComponent("\(url.lastPathComponent).\(reason)-\(stamp)")
-        do {
-            try FileManager.default.moveItem(at: url, to: aside)
-            return aside
-        } catch {
+        let files = FileManager.default
+        for attempt in 1...100 {
+            let suffix = attempt == 1 ? "" : "-\(attempt)"
+            let aside = url.deletingLastPathComponent()
+                .appendingPathComponent("\(url.lastPathComponent).\(reason)-\(stamp)\(suffix)")
+            guard !files.fileExists(atPath: aside.path) else { continue }
+            if (try? files.moveItem(at: url, to: aside)) != nil { return aside }
+            if (try? files.copyItem(at: url, to: aside)) != nil { return aside }
             return nil
         }
+        return nil
     }
 }
 

@@ -77,6 +77,21 @@ struct StateSnapshotTests {
         #expect(try String(contentsOf: folder.appendingPathComponent(kept[0]), encoding: .utf8) == "{not json")
     }
 
+    @Test func twoDamagedSnapshotsInTheSameSecondAreBothKept() async throws {
+        let folder = try directory()
+        let url = folder.appendingPathComponent("favourites.json")
+        let snapshots = StateSnapshots<Favourites.State>(url: url)
+        try Data("{first".utf8).write(to: url)
+        #expect(snapshots.restore() == nil)
+        try Data("{second".utf8).write(to: url)
+        #expect(snapshots.restore() == nil)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasPrefix("favourites.json.unreadable-") }
+        let contents = try Set(
+            kept.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) })
+        #expect(contents == ["{first", "{second"])
+    }
+
     @Test func aSnapshotFromANewerVersionIsSetAside() async throws {
         let folder = try directory()
         let url = folder.appendingPathComponent("favourites.json")
