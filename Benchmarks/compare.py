@@ -206,7 +206,7 @@ def build_rows(results) -> list[Row]:
     if len(sizes(results, "W1")) > 1:
         time_row("W1", "W1 10×N", "floor", "oak", 3.0, which=-1, note="floor (b)")
         scaling_row("W1", "ns/event")
-    time_row("W1b", "W1b", "floor", "oak", 3.0, note="buffer 256, sender and run on one actor")
+    time_row("W1b", "W1b", "floor", "oak", 3.0, note="default buffer (8), sender and run on one actor")
     time_row("W2", "W2", "floor", "oak", 0.5, unit="ns/step", note="floor: await a non-inlined async closure")
     time_row(
         "W2a", "W2a", "floor", "oak", 1.5, unit="ns/step",

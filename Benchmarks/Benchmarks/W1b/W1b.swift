@@ -1,4 +1,4 @@
-// W1b: W1 with the default buffer (256), sender and `run` interleaved on one
+// W1b: W1 with the default buffer (8), sender and `run` interleaved on one
 // actor, next to the same with a minimal mutex queue of the same capacity.
 // Target: Oak ≤ 3 × floor. The workload: Sources/Workloads/W1b.swift.
 

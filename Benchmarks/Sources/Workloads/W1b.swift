@@ -1,7 +1,8 @@
-// W1b: W1 with the default buffer (256 events), the sender and `run`
-// interleaved on one actor: the sender fills the buffer, yields when it is
-// full, the run drains it and parks. Floor: the same with a minimal
-// pthread-mutex queue of the same capacity. Target: Oak ≤ 3 × floor.
+// W1b: W1 with the default buffer (`Proxy.defaultBufferSize`, 8 events as
+// in Oak), the sender and `run` interleaved on one actor: the sender fills
+// the buffer, yields when it is full, the run drains it and parks. Floor:
+// the same with a minimal pthread-mutex queue of the same capacity. Target:
+// Oak ≤ 3 × floor.
 
 import BenchSupport
 import Oak
