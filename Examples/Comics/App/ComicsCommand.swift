@@ -1,0 +1,141 @@
+// The injector: parses options, builds the adapters (the offline catalog or
+// xkcd.com, the SQLite store), injects them into the features' ports and
+// starts the front end. No feature logic lives here.
+
+import ArgumentParser
+import ComicsScene
+import Common
+import FavouritesScene
+import FixtureServer
+import Foundation
+import MainScene
+import OakTesting
+import Persistence
+import Services
+import TerminalUI
+
+@main
+struct ComicsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "comics", abstract: "Read comics in your terminal; offline by default.",
+        subcommands: [Browse.self, Show.self, FavouritesCommand.self, Graph.self], defaultSubcommand: Browse.self)
+}
+
+/// Where comics and favourites come from.
+struct Sources: ParsableArguments {
+    @Flag(help: "Read comics from https://xkcd.com instead of the offline catalog.")
+    var live = false
+
+    @Option(help: "Where favourites are kept (default: $XDG_DATA_HOME/oak-comics, else ~/.local/share/oak-comics).")
+    var dataDir: String?
+
+    /// Runs `body` with the features' live ports; the offline catalog's
+    /// server runs meanwhile.
+    func withEnv<R>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (Main.Env) async throws -> R
+    ) async throws -> R {
+        let server = live ? nil : try await FixtureServer.start()
+        let base = URL(string: server?.baseURL ?? "https://xkcd.com") ?? URL(fileURLWithPath: "/")
+        let directory = DataDirectory.resolve(override: dataDir)
+        if dataDir == nil {  // a fresh machine may have no ~/.local/share yet
+            try? FileManager.default.createDirectory(
+                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        let store = Result { () throws(PersistenceError) in try FavouritesStore(directory: directory) }
+        let env = Main.Env(comics: .live(source: ComicsSource(base: base), favourites: store), favourites: .live(store))
+        do {
+            let result = try await body(env)
+            await server?.stop()
+            return result
+        } catch {
+            await server?.stop()
+            throw error
+        }
+    }
+}
+
+struct Browse: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Browse comics (the default; ? lists the keys).")
+
+    @OptionGroup var sources: Sources
+
+    @MainActor func run() async throws {
+        try await sources.withEnv { env in
+            if Terminal.isInteractive {
+                try await MainTerminalApp().run(env: env)
+            } else {
+                print(ComicsPlainView.describe(await ComicsPlainView.load(.latest, env: env.comics)))
+            }
+        }
+    }
+}
+
+struct Show: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print one comic.")
+
+    @Argument(help: "A comic number, or \"latest\".") var number = "latest"
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var sources: Sources
+
+    func run() async throws {
+        let request: Comics.Request
+        if number == "latest" {
+            request = .latest
+        } else if let value = Int(number), value > 0 {
+            request = .number(value)
+        } else {
+            throw ValidationError("\"\(number)\" is not a comic number: give a number from 1, or \"latest\".")
+        }
+        let result = try await sources.withEnv { await ComicsPlainView.load(request, env: $0.comics) }
+        print(json ? try ComicsPlainView.json(result) : ComicsPlainView.describe(result))
+        if case .failure = result { throw ExitCode(1) }
+    }
+}
+
+struct FavouritesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "favourites", abstract: "List, add or remove favourites.")
+
+    @Argument(help: "list, add or remove.") var action = "list"
+    @Argument(help: "The comic's number, for add and remove.") var number: Int?
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var sources: Sources
+
+    func run() async throws {
+        try await sources.withEnv { env in
+            switch (action, number) {
+            case ("list", nil):
+                let all = try await env.favourites.all()
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                encoder.dateEncodingStrategy = .iso8601
+                print(
+                    json
+                        ? String(decoding: try encoder.encode(all), as: UTF8.self)
+                        : all.map { "#\($0.number)  \($0.title.plainText)" }.joined(separator: "\n"))
+            case ("add", let number?):
+                let comic = try await ComicsPlainView.load(.number(number), env: env.comics).get()
+                try await env.comics.setFavourite(comic, true)
+            case ("remove", let number?):
+                try await env.favourites.remove(number)
+            default:
+                throw ValidationError("Use: comics favourites list | add N | remove N")
+            }
+        }
+    }
+}
+
+struct Graph: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the state diagram of the Comics feature (Mermaid, or Graphviz DOT).")
+
+    @Flag(help: "Print Graphviz DOT instead of Mermaid.") var dot = false
+
+    func run() async throws {
+        let graph = await StateGraph.explore(
+            Comics.self, from: Comics.State(),
+            events: [.start, .next, .previous, .latest, .random, .goTo(4), .cancel, .retry, .toggleFavourite],
+            env: { .mock }, node: { $0.phase.name }, eventName: { $0.name }, maxStates: 50, maxDepth: 6)
+        print(dot ? graph.dot() : graph.mermaid(), terminator: "")
+    }
+}

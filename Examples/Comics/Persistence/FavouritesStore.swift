@@ -1,0 +1,318 @@
+import Foundation
+import GRDB
+
+/// The favourite comics, kept in `favourites.sqlite` inside a data
+/// directory, through a GRDB `DatabasePool` in WAL mode.
+///
+/// Several stores, in one process or in several (a terminal app and a web
+/// server, say), may use the same file at once: each sees the others'
+/// committed changes, readers never wait for writers, and a writer waits up
+/// to five seconds for another's write to finish.
+///
+/// A file that is not an SQLite database, or a malformed one, is refused
+/// with ``PersistenceError/corrupt(path:reason:)`` before anything is
+/// written into it, and is left byte for byte as it was.
+///
+/// Every change is one transaction: a process killed in the middle of
+/// writing leaves the changes it had committed, and none of the one it was
+/// making.
+///
+/// The methods block the calling thread while SQLite works: about a
+/// millisecond for a file of favourites, up to five seconds while another
+/// process holds the write lock.
+public final class FavouritesStore: Sendable {
+    /// The path of the database file, `favourites.sqlite` in the directory given to ``init(directory:)``.
+    public let path: String
+
+    /// How long, in seconds, a write waits for another connection's write
+    /// (from this process or another one) before it fails.
+    static let busyTimeout: TimeInterval = 5
+
+    /// The name of the database file inside the data directory.
+    static let fileName = "favourites.sqlite"
+
+    private let pool: DatabasePool
+
+    /// Opens the favourites in `directory`, creating the directory (only
+    /// that one, never its parents) and an empty database if needed, and
+    /// brings the database's schema up to date.
+    ///
+    /// An existing file is first checked without writing: a file that is
+    /// not an SQLite database, or a malformed one (`PRAGMA quick_check`
+    /// fails), throws ``PersistenceError/corrupt(path:reason:)`` and is left
+    /// untouched.
+    ///
+    /// - Parameter directory: The data directory, usually
+    ///   ``DataDirectory/resolve(override:environment:)``'s.
+    /// - Throws: ``PersistenceError/cannotCreateDirectory(path:reason:)``,
+    ///   ``PersistenceError/corrupt(path:reason:)``,
+    ///   ``PersistenceError/unreadable(path:reason:)`` or
+    ///   ``PersistenceError/writeFailed(reason:)`` (the schema could not be
+    ///   written).
+    public init(directory: URL) throws(PersistenceError) {
+        try FileSystem.createDirectory(atPath: directory.path)
+        let path = directory.appendingPathComponent(Self.fileName).path
+        try Self.checkExistingFile(atPath: path)
+
+        pool = try Self.openPool(path: path)
+        self.path = path
+    }
+
+    /// All favourites, the most recently added first (ties: the highest number first).
+    ///
+    /// - Throws: ``PersistenceError/unreadable(path:reason:)``, or
+    ///   ``PersistenceError/corrupt(path:reason:)`` when the database or one
+    ///   of its rows is malformed.
+    public func all() throws(PersistenceError) -> [StoredFavourite] {
+        do {
+            return try pool.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT number, title, addedAt FROM favourite ORDER BY addedAt DESC, number DESC"
+                )
+                .map { row in
+                    try StoredFavourite(
+                        number: row.decode(forColumn: "number"),
+                        title: row.decode(forColumn: "title"),
+                        addedAt: row.decode(forColumn: "addedAt"))
+                }
+            }
+        } catch {
+            throw Self.failure(error, path: path) { .unreadable(path: path, reason: $0) }
+        }
+    }
+
+    /// Whether the comic numbered `number` is a favourite.
+    ///
+    /// - Throws: ``PersistenceError/unreadable(path:reason:)`` or ``PersistenceError/corrupt(path:reason:)``.
+    public func contains(_ number: Int) throws(PersistenceError) -> Bool {
+        do {
+            return try pool.read { db in
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM favourite WHERE number = ?)", arguments: [number]) ?? false
+            }
+        } catch {
+            throw Self.failure(error, path: path) { .unreadable(path: path, reason: $0) }
+        }
+    }
+
+    /// Adds `favourite`, or replaces the title and date of the favourite
+    /// with the same number, in one transaction.
+    ///
+    /// - Throws: ``PersistenceError/writeFailed(reason:)`` (nothing was
+    ///   changed) or ``PersistenceError/corrupt(path:reason:)``.
+    public func add(_ favourite: StoredFavourite) throws(PersistenceError) {
+        do {
+            try pool.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO favourite (number, title, addedAt) VALUES (?, ?, ?)
+                        ON CONFLICT (number) DO UPDATE SET title = excluded.title, addedAt = excluded.addedAt
+                        """,
+                    arguments: [favourite.number, favourite.title, favourite.addedAt])
+            }
+        } catch {
+            throw Self.failure(error, path: path) { .writeFailed(reason: $0) }
+        }
+    }
+
+    /// Removes the favourite numbered `number`; does nothing if there is none.
+    ///
+    /// - Throws: ``PersistenceError/writeFailed(reason:)`` (nothing was
+    ///   changed) or ``PersistenceError/corrupt(path:reason:)``.
+    public func remove(_ number: Int) throws(PersistenceError) {
+        do {
+            try pool.write { db in
+                try db.execute(sql: "DELETE FROM favourite WHERE number = ?", arguments: [number])
+            }
+        } catch {
+            throw Self.failure(error, path: path) { .writeFailed(reason: $0) }
+        }
+    }
+
+    /// Runs SQLite's full integrity check (`PRAGMA integrity_check`),
+    /// which reads the whole file; writes nothing.
+    ///
+    /// - Throws: ``PersistenceError/corrupt(path:reason:)`` with the first
+    ///   problems found, or ``PersistenceError/unreadable(path:reason:)``.
+    public func checkIntegrity() throws(PersistenceError) {
+        let problems: [String]
+        do {
+            problems = try pool.read { db in
+                try String.fetchAll(db, sql: "PRAGMA integrity_check(5)").filter { $0 != "ok" }
+            }
+        } catch {
+            throw Self.failure(error, path: path) { .unreadable(path: path, reason: $0) }
+        }
+        if !problems.isEmpty {
+            throw .corrupt(path: path, reason: "it is malformed: " + problems.joined(separator: "; "))
+        }
+    }
+}
+
+// MARK: - Schema
+
+extension FavouritesStore {
+    /// The schema's history; never change a migration once released, add one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-favourites") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE favourite (
+                        number INTEGER PRIMARY KEY,
+                        title TEXT NOT NULL,
+                        addedAt DATETIME NOT NULL
+                    )
+                    """)
+        }
+        return migrator
+    }
+}
+
+// MARK: - Opening
+
+extension FavouritesStore {
+    /// Opens the pool and applies the migrations, again while SQLite
+    /// answers "busy", until `busyTimeout` has passed.
+    ///
+    /// SQLite answers "busy" at once, without waiting, to all but one of
+    /// several connections that turn a new file to WAL mode at the same
+    /// moment (each holds a lock the others need): a terminal app and a
+    /// server started together on a new data directory would otherwise see
+    /// "database is locked".
+    static func openPool(path: String) throws(PersistenceError) -> DatabasePool {
+        var configuration = Configuration()
+        configuration.label = "oak-comics.favourites"
+        configuration.busyMode = .timeout(busyTimeout)
+        let deadline = ContinuousClock.now + .seconds(busyTimeout)
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try migrate(pool)
+                return pool
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && .now < deadline {
+                Thread.sleep(forTimeInterval: 0.002 * Double(min(attempts, 25)))
+            } catch {
+                throw failure(error, path: path) { .unreadable(path: path, reason: $0) }
+            }
+        }
+    }
+
+    /// Applies the migrations not yet applied; rethrows "busy" as it is,
+    /// for ``openPool(path:)`` to try again.
+    private static func migrate(_ pool: DatabasePool) throws {
+        let migrator = migrator
+        do {
+            try migrator.migrate(pool)
+        } catch {
+            // Another process opening the file at the same moment may have
+            // applied the same migrations first: then all is well.
+            if (try? pool.read { try migrator.hasCompletedMigrations($0) }) == true { return }
+            if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY { throw error }
+            throw failure(error, path: pool.path) { .writeFailed(reason: $0) }
+        }
+    }
+}
+
+// MARK: - Checking a file before writing to it
+
+extension FavouritesStore {
+    /// The first 16 bytes of every SQLite database file.
+    static let sqliteHeader = Array("SQLite format 3\0".utf8)
+
+    /// Checks, without writing to it, that the file at `path` is absent,
+    /// empty (SQLite makes an empty file a new database) or a well-formed
+    /// SQLite database.
+    ///
+    /// Opening a `DatabasePool` writes at once (it turns the database to WAL
+    /// mode), so a damaged file must be recognised before: by its header,
+    /// then through a read-only connection that runs `PRAGMA quick_check`.
+    /// Side files (`-wal`, `-shm`) that the read-only connection leaves
+    /// behind next to a refused file are removed; those that were there
+    /// before are kept.
+    static func checkExistingFile(atPath path: String) throws(PersistenceError) {
+        let prefix: [UInt8]
+        switch FileSystem.readPrefix(ofFileAtPath: path, count: sqliteHeader.count) {
+        case .missing:
+            return
+        case .failed(let reason):
+            throw .unreadable(path: path, reason: reason)
+        case .read(let bytes):
+            prefix = bytes
+        }
+        if prefix.isEmpty { return }
+        guard prefix == sqliteHeader else {
+            throw .corrupt(path: path, reason: "it does not begin with the SQLite header; it is not an SQLite database")
+        }
+        let sideFiles = [path + "-wal", path + "-shm"].filter { !FileManager.default.fileExists(atPath: $0) }
+        do throws(PersistenceError) {
+            try quickCheck(path: path)
+        } catch {
+            for sideFile in sideFiles { try? FileManager.default.removeItem(atPath: sideFile) }
+            throw error
+        }
+    }
+
+    /// Runs `PRAGMA quick_check` through a read-only connection, closed on return.
+    ///
+    /// Only a verdict of corruption is reported: any other failure (a lock
+    /// held too long, a read-only directory) is left for the
+    /// `DatabasePool` to report, as it does not write into a file that
+    /// SQLite cannot read.
+    private static func quickCheck(path: String) throws(PersistenceError) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        let problems: [String]
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            problems = try queue.read { db in
+                try String.fetchAll(db, sql: "PRAGMA quick_check(5)").filter { $0 != "ok" }
+            }
+        } catch let error as DatabaseError where isCorruption(error) {
+            throw .corrupt(path: path, reason: reason(error))
+        } catch {
+            return
+        }
+        if !problems.isEmpty {
+            throw .corrupt(path: path, reason: "it is malformed: " + problems.joined(separator: "; "))
+        }
+    }
+}
+
+// MARK: - Errors
+
+extension FavouritesStore {
+    /// Whether SQLite found the file not to be a database, or a malformed one.
+    static func isCorruption(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    /// A reason for a person: SQLite's message and its code.
+    static func reason(_ error: DatabaseError) -> String {
+        let reason = "\(error.message ?? "SQLite failed") (SQLite error \(error.extendedResultCode.rawValue))"
+        guard error.resultCode == .SQLITE_BUSY else { return reason }
+        return reason + "; another program kept it locked for more than \(Int(busyTimeout)) seconds"
+    }
+
+    /// The error to throw for `error`: ``PersistenceError/corrupt(path:reason:)``
+    /// when the database or a row is malformed, else `otherwise(reason)`.
+    static func failure(
+        _ error: any Error, path: String, otherwise: (String) -> PersistenceError
+    ) -> PersistenceError {
+        switch error {
+        case let error as PersistenceError:
+            error
+        case let error as DatabaseError where isCorruption(error):
+            .corrupt(path: path, reason: reason(error))
+        case let error as DatabaseError:
+            otherwise(reason(error))
+        case let error as RowDecodingError:
+            .corrupt(path: path, reason: "a stored favourite cannot be read: \(error)")
+        default:
+            otherwise(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// Why the favourites could not be opened, read or saved.
+///
+/// Each description says what happened and what to do about it, in words a
+/// user of the `comics` program can act on.
+public enum PersistenceError: Error, Equatable, CustomStringConvertible {
+    /// The data directory at `path` did not exist and could not be created
+    /// (its parent is missing, or may not be written to, or a file is in
+    /// its place). Only the directory itself is ever created, never its
+    /// parents.
+    case cannotCreateDirectory(path: String, reason: String)
+
+    /// The file at `path` is not an SQLite database, or is a malformed one.
+    /// The store never writes into such a file.
+    case corrupt(path: String, reason: String)
+
+    /// The file at `path` could not be opened or read (permissions, a
+    /// directory in its place, an I/O error, another program locking it).
+    case unreadable(path: String, reason: String)
+
+    /// A change could not be written (disk full, read-only file system,
+    /// permissions, another program holding the write lock too long); the
+    /// database was left as it was before the change.
+    case writeFailed(reason: String)
+
+    /// What happened and what to do about it.
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason):
+            "Could not create the data directory \(path): \(reason). Create it yourself (its parent must exist), "
+                + "or pass --data-dir with a directory you can write to."
+        case .corrupt(let path, let reason):
+            "The favourites file \(path) is not a usable SQLite database (\(reason)); the file was left untouched; "
+                + "move it away to start with no favourites, or pass --data-dir."
+        case .unreadable(let path, let reason):
+            "Could not read the favourites file \(path): \(reason). Check that you may read and write it and its "
+                + "directory, or pass --data-dir."
+        case .writeFailed(let reason):
+            "Could not write the favourites: \(reason). Nothing was changed; check the free disk space and that "
+                + "you may write to the data directory, then try again, or pass --data-dir."
+        }
+    }
+}

@@ -1,0 +1,264 @@
+// The Comics feature: show the latest comic, move to the next or previous
+// one, jump to a number, pick one at random, retry what failed, and mark a
+// comic as a favourite. Every mode is a case of `Phase`; every answer of
+// the world comes back as an event.
+
+import Oak
+
+/// The Comics transducer.
+public enum Comics: EffectTransducer {
+    /// What the feature is doing.
+    public enum Phase: Equatable, Hashable, Sendable {
+        /// Nothing shown yet, nothing loading.
+        case idle
+        /// Loading; the comic shown before stays on screen.
+        case loading(Request, showing: Comic?)
+        /// A comic is shown.
+        case showing(Comic)
+        /// There is no comic with this number (xkcd has no #404).
+        case notFound(Int)
+        /// Loading failed.
+        case failed(Request, ComicsError)
+    }
+
+    /// What to load.
+    public enum Request: Equatable, Hashable, Sendable, CustomStringConvertible {
+        /// The newest comic.
+        case latest
+        /// Comic `n`.
+        case number(Int)
+        /// A comic picked at random.
+        case random
+
+        /// "the latest comic", "comic #5", "a random comic".
+        public var description: String {
+            switch self {
+            case .latest: "the latest comic"
+            case .number(let number): "comic #\(number)"
+            case .random: "a random comic"
+            }
+        }
+    }
+
+    /// A message for the user about the last intent.
+    public enum Notice: Equatable, Hashable, Sendable, CustomStringConvertible {
+        /// There is no comic before #1.
+        case noPrevious
+        /// The latest comic is shown: there is no next one.
+        case noNext
+        /// A number outside 1…latest was asked for.
+        case outOfRange(Int, latest: Int)
+        /// Loading was cancelled.
+        case cancelled
+        /// The favourites could not be read or changed.
+        case favouritesUnavailable(String)
+
+        /// The message.
+        public var description: String {
+            switch self {
+            case .noPrevious: "This is the first comic."
+            case .noNext: "This is the latest comic."
+            case .outOfRange(let number, let latest) where latest > 0:
+                "There is no comic #\(number): the comics go from 1 to \(latest)."
+            case .outOfRange(let number, _): "There is no comic #\(number)."
+            case .cancelled: "Loading cancelled."
+            case .favouritesUnavailable(let reason): "Favourites are not available: \(reason)"
+            }
+        }
+    }
+
+    /// The feature's state.
+    public struct State: NonTerminal, Equatable, Hashable, Sendable {
+        /// What the feature is doing.
+        public var phase: Phase
+        /// The number of the latest comic, once known.
+        public var latest: Int?
+        /// Whether the comic shown is a favourite.
+        public var isFavourite: Bool
+        /// A message about the last intent, if any.
+        public var notice: Notice?
+
+        /// A state; by default nothing is shown yet.
+        public init(phase: Phase = .idle, latest: Int? = nil, isFavourite: Bool = false, notice: Notice? = nil) {
+            self.phase = phase
+            self.latest = latest
+            self.isFavourite = isFavourite
+            self.notice = notice
+        }
+
+        /// The number the feature is at: of the comic shown, loading or
+        /// not found.
+        public var current: Int? {
+            switch phase {
+            case .idle: nil
+            case .showing(let comic): comic.number
+            case .notFound(let number): number
+            case .loading(.number(let number), _), .failed(.number(let number), _): number
+            case .loading(_, let showing): showing?.number
+            case .failed: nil
+            }
+        }
+
+        /// The comic on screen, if any.
+        public var shownComic: Comic? {
+            switch phase {
+            case .showing(let comic): comic
+            case .loading(_, let showing): showing
+            default: nil
+            }
+        }
+    }
+
+    /// What happens to the feature: the user's intents, then the world's
+    /// answers.
+    public enum Event: Equatable, Sendable {
+        /// Load the latest comic (the feature's first event).
+        case start
+        /// The next comic.
+        case next
+        /// The previous comic.
+        case previous
+        /// Back to the latest comic.
+        case latest
+        /// A random comic.
+        case random
+        /// Comic `n`.
+        case goTo(Int)
+        /// Cancel the load in flight.
+        case cancel
+        /// Try the failed load again.
+        case retry
+        /// Make the comic shown a favourite, or no longer one.
+        case toggleFavourite
+        /// A comic arrived.
+        case didLoad(Comic, isLatest: Bool, isFavourite: Bool)
+        /// Loading failed.
+        case didFail(Request, ComicsError)
+        /// A comic became a favourite, or stopped being one.
+        case didSetFavourite(number: Int, isFavourite: Bool)
+        /// The favourites could not be changed.
+        case favouritesFailed(FavouritesUnavailable)
+    }
+
+    /// The port.
+    public typealias Env = ComicsEnv
+
+    /// Every state, for the parent that shows it.
+    public typealias Output = State
+
+    /// The id of the load in flight: a new load replaces it.
+    static let loadID: EffectID = "load"
+
+    /// The transitions.
+    public static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
+        let effect = transition(&state, event)
+        return (effect, state)
+    }
+
+    static func transition(_ state: inout State, _ event: Event) -> Self.Effect? {
+        switch event {
+        case .start, .latest:
+            state.notice = nil
+            return load(.latest, &state)
+        case .next:
+            state.notice = nil
+            guard let number = state.current else { return nil }
+            guard let latest = state.latest, number < latest else {
+                state.notice = .noNext
+                return nil
+            }
+            return load(.number(number + 1), &state)
+        case .previous:
+            state.notice = nil
+            guard let number = state.current else { return nil }
+            guard number > 1 else {
+                state.notice = .noPrevious
+                return nil
+            }
+            return load(.number(number - 1), &state)
+        case .random:
+            state.notice = nil
+            return load(.random, &state)
+        case .goTo(let number):
+            state.notice = nil
+            guard number >= 1, number <= state.latest ?? Int.max else {
+                state.notice = .outOfRange(number, latest: state.latest ?? 0)
+                return nil
+            }
+            return load(.number(number), &state)
+        case .cancel:
+            guard case .loading(_, let showing) = state.phase else { return nil }
+            state.phase = showing.map(Phase.showing) ?? .idle
+            state.notice = .cancelled
+            return .cancelTask(loadID)
+        case .retry:
+            guard case .failed(let request, let error) = state.phase, error.isRetryable else { return nil }
+            state.notice = nil
+            return load(request, &state)
+        case .toggleFavourite:
+            guard case .showing(let comic) = state.phase else { return nil }
+            state.notice = nil
+            let wanted = !state.isFavourite
+            return Effect(id: "favourite") { env, input in
+                do throws(FavouritesUnavailable) {
+                    try await env.setFavourite(comic, wanted)
+                } catch {
+                    try input.send(.favouritesFailed(error))
+                    return
+                }
+                try input.send(.didSetFavourite(number: comic.number, isFavourite: wanted))
+            }
+        case .didLoad(let comic, let isLatest, let isFavourite):
+            state.phase = .showing(comic)
+            state.isFavourite = isFavourite
+            if isLatest || comic.number > (state.latest ?? 0) { state.latest = comic.number }
+        case .didFail(let request, let error):
+            if case .notFound(let number) = error {
+                state.phase = .notFound(number)
+            } else {
+                state.phase = .failed(request, error)
+            }
+        case .didSetFavourite(let number, let isFavourite):
+            if state.shownComic?.number == number { state.isFavourite = isFavourite }
+        case .favouritesFailed(let error):
+            state.notice = .favouritesUnavailable(error.description)
+        }
+        return nil
+    }
+
+    /// Starts loading `request`, replacing a load in flight.
+    static func load(_ request: Request, _ state: inout State) -> Self.Effect {
+        state.phase = .loading(request, showing: state.shownComic)
+        let knownLatest = state.latest
+        return Effect(id: loadID) { env, input in
+            let loaded: (comic: Comic, isLatest: Bool)
+            do throws(ComicsError) {
+                loaded = try await fetch(request, knownLatest: knownLatest, env: env)
+            } catch {
+                try input.send(.didFail(request, error))
+                return
+            }
+            let isFavourite = (try? await env.isFavourite(loaded.comic.number)) ?? false
+            try input.send(.didLoad(loaded.comic, isLatest: loaded.isLatest, isFavourite: isFavourite))
+        }
+    }
+
+    static func fetch(
+        _ request: Request, knownLatest: Int?, env: ComicsEnv
+    ) async throws(ComicsError) -> (comic: Comic, isLatest: Bool) {
+        switch request {
+        case .latest:
+            return (try await env.latest(), true)
+        case .number(let number):
+            return (try await env.comic(number), false)
+        case .random:
+            let latest: Int
+            if let knownLatest {
+                latest = knownLatest
+            } else {
+                latest = try await env.latest().number
+            }
+            return (try await env.comic(env.randomNumber(1...max(latest, 1))), false)
+        }
+    }
+}

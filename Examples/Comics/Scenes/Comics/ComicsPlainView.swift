@@ -1,0 +1,63 @@
+// The Comics feature as plain text and JSON, for output that is not a
+// terminal (a pipe, a script): the non-interactive commands print these.
+
+import Common
+import Foundation
+
+/// Plain-text and JSON renderings of comics.
+public enum ComicsPlainView {
+    /// Loads what `request` names, once, outside any run.
+    public static func load(_ request: Comics.Request, env: ComicsEnv) async -> Result<Comic, ComicsError> {
+        do throws(ComicsError) {
+            return .success(try await Comics.fetch(request, knownLatest: nil, env: env).comic)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A comic as a few lines of plain text, or the error.
+    public static func describe(_ result: Result<Comic, ComicsError>) -> String {
+        switch result {
+        case .success(let comic):
+            var lines = ["#\(comic.number): \(comic.title.plainText)", comic.date, "", comic.alt.plainText]
+            if let image = comic.imageURL { lines.append("Image: \(image.absoluteString)") }
+            if let link = comic.link { lines.append("Link: \(link.absoluteString)") }
+            return lines.joined(separator: "\n")
+        case .failure(let error):
+            return "Error: \(error)"
+        }
+    }
+
+    /// A comic, or the error, as JSON.
+    public static func json(_ result: Result<Comic, ComicsError>) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data =
+            switch result {
+            case .success(let comic): try encoder.encode(comic)
+            case .failure(let error): try encoder.encode(["error": error.description])
+            }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension Comics.Phase {
+    /// The phase's case, for a state diagram: "showing", "loading".
+    public var name: String {
+        switch self {
+        case .idle: "idle"
+        case .loading: "loading"
+        case .showing: "showing"
+        case .notFound: "not found"
+        case .failed: "failed"
+        }
+    }
+}
+
+extension Comics.Event {
+    /// The event's case without its payload, for a state diagram:
+    /// "didLoad", "goTo".
+    public var name: String {
+        String(String(describing: self).prefix { $0 != "(" })
+    }
+}

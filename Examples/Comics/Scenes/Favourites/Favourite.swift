@@ -1,0 +1,81 @@
+// The Favourites feature's domain type and port.
+
+import Foundation
+import Synchronization
+
+/// A comic the user keeps.
+public struct Favourite: Equatable, Hashable, Sendable, Identifiable, Codable {
+    /// The comic's number.
+    public var number: Int
+    /// Its title, as it was when it was kept.
+    public var title: String
+    /// When it was kept.
+    public var added: Date
+
+    /// The comic's number.
+    public var id: Int { number }
+
+    /// A favourite.
+    public init(number: Int, title: String, added: Date) {
+        self.number = number
+        self.title = title
+        self.added = added
+    }
+}
+
+/// What the Favourites feature needs from the world.
+public struct FavouritesEnv: Sendable {
+    /// Every favourite, newest first.
+    public var all: @Sendable () async throws(FavouritesError) -> [Favourite]
+    /// Forgets favourite `number`.
+    public var remove: @Sendable (_ number: Int) async throws(FavouritesError) -> Void
+
+    /// An environment from its parts.
+    public init(
+        all: @escaping @Sendable () async throws(FavouritesError) -> [Favourite],
+        remove: @escaping @Sendable (_ number: Int) async throws(FavouritesError) -> Void
+    ) {
+        self.all = all
+        self.remove = remove
+    }
+}
+
+/// Why the favourites could not be read or changed.
+public struct FavouritesError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// What happened and what to do, for the user.
+    public var description: String
+
+    /// An error with its message.
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+extension FavouritesEnv {
+    /// Three favourites in memory (#3, #2, #1, newest first); removing works.
+    public static var mock: FavouritesEnv {
+        let store = MockStore()
+        return FavouritesEnv(all: { store.all() }, remove: { store.remove($0) })
+    }
+
+    /// Favourites that cannot be read: `reason` is the error.
+    public static func unavailable(_ reason: String) -> FavouritesEnv {
+        FavouritesEnv(
+            all: { () throws(FavouritesError) -> [Favourite] in throw FavouritesError(reason) },
+            remove: { (_: Int) throws(FavouritesError) in throw FavouritesError(reason) })
+    }
+}
+
+/// Favourites in memory, for ``FavouritesEnv/mock``.
+final class MockStore: Sendable {
+    private let favourites = Mutex<[Favourite]>(
+        (1...3).reversed().map {
+            Favourite(number: $0, title: "Comic \($0)", added: Date(timeIntervalSince1970: Double($0) * 86_400))
+        })
+
+    func all() -> [Favourite] { favourites.withLock { $0 } }
+
+    func remove(_ number: Int) {
+        favourites.withLock { $0.removeAll { $0.number == number } }
+    }
+}

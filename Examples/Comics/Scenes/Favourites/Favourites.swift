@@ -1,0 +1,133 @@
+// The Favourites feature: the list of kept comics, newest first; move the
+// selection, open one (the parent shows it), remove one.
+
+import Oak
+
+/// The Favourites transducer.
+public enum Favourites: EffectTransducer {
+    /// What the feature shows.
+    public enum Phase: Equatable, Hashable, Sendable {
+        /// Reading the favourites.
+        case loading
+        /// The favourites, newest first.
+        case list([Favourite])
+        /// They could not be read.
+        case unavailable(String)
+    }
+
+    /// The feature's state.
+    public struct State: NonTerminal, Equatable, Hashable, Sendable {
+        /// What the feature shows.
+        public var phase: Phase
+        /// The selected row.
+        public var selection: Int
+        /// A message about the last intent.
+        public var notice: String?
+
+        /// A state; by default loading.
+        public init(phase: Phase = .loading, selection: Int = 0, notice: String? = nil) {
+            self.phase = phase
+            self.selection = selection
+            self.notice = notice
+        }
+
+        /// The favourites shown.
+        public var favourites: [Favourite] {
+            if case .list(let favourites) = phase { favourites } else { [] }
+        }
+
+        /// The selected favourite, if any.
+        public var selected: Favourite? {
+            favourites.indices.contains(selection) ? favourites[selection] : nil
+        }
+    }
+
+    /// What happens to the feature.
+    public enum Event: Equatable, Sendable {
+        /// Read the favourites (the feature's first event).
+        case load
+        /// Select the row above.
+        case up
+        /// Select the row below.
+        case down
+        /// Open the selected favourite.
+        case open
+        /// Remove the selected favourite.
+        case remove
+        /// The favourites were read.
+        case didLoad([Favourite])
+        /// Reading or changing them failed.
+        case didFail(FavouritesError)
+        /// A favourite was removed.
+        case didRemove(Int)
+    }
+
+    /// What the feature tells its parent.
+    public enum Output: Equatable, Sendable {
+        /// The state changed (or not): show it.
+        case changed(State)
+        /// Show comic `n`.
+        case open(Int)
+    }
+
+    /// The port.
+    public typealias Env = FavouritesEnv
+
+    /// The transitions.
+    public static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
+        switch event {
+        case .load:
+            state.phase = .loading
+            return (reload(), .changed(state))
+        case .up:
+            state.selection = max(state.selection - 1, 0)
+        case .down:
+            state.selection = min(state.selection + 1, max(state.favourites.count - 1, 0))
+        case .open:
+            if let selected = state.selected { return (nil, .open(selected.number)) }
+        case .remove:
+            guard let selected = state.selected else { break }
+            state.notice = nil
+            let number = selected.number
+            return (
+                Effect(id: "remove") { env, input in
+                    do throws(FavouritesError) {
+                        try await env.remove(number)
+                    } catch {
+                        try input.send(.didFail(error))
+                        return
+                    }
+                    try input.send(.didRemove(number))
+                }, .changed(state)
+            )
+        case .didLoad(let favourites):
+            state.phase = .list(favourites)
+            state.selection = min(state.selection, max(favourites.count - 1, 0))
+        case .didFail(let error):
+            if case .list = state.phase {
+                state.notice = error.description
+            } else {
+                state.phase = .unavailable(error.description)
+            }
+        case .didRemove(let number):
+            let remaining = state.favourites.filter { $0.number != number }
+            state.phase = .list(remaining)
+            state.selection = min(state.selection, max(remaining.count - 1, 0))
+            state.notice = "Removed #\(number)."
+        }
+        return (nil, .changed(state))
+    }
+
+    static func reload() -> Self.Effect {
+        Effect(id: "load") { env, input in
+            let favourites: [Favourite]
+            do throws(FavouritesError) {
+                favourites = try await env.all()
+            } catch {
+                try input.send(.didFail(error))
+                return
+            }
+            try input.send(.didLoad(favourites))
+        }
+    }
+}

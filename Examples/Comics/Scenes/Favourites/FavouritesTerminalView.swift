@@ -1,0 +1,98 @@
+// The Favourites feature in a terminal: a list with a selection, and the
+// keys valid now.
+
+import Oak
+import TerminalUI
+
+/// What a view of the Favourites feature shows and offers.
+public struct FavouritesModel {
+    /// The state shown.
+    public var state: Favourites.State
+    /// The intents valid now, with their labels.
+    public var intents: [(kind: Kind, intent: Intent<Favourites.Event>)]
+
+    /// The things a user can do in the Favourites feature.
+    public enum Kind: Equatable, Hashable, Sendable {
+        /// Select the row above.
+        case up
+        /// Select the row below.
+        case down
+        /// Open the selected comic.
+        case open
+        /// Remove the selected comic.
+        case remove
+        /// Read the list again.
+        case reload
+    }
+
+    /// The intent of `kind`, if it is valid now.
+    public func intent(_ kind: Kind) -> Intent<Favourites.Event>? {
+        intents.first { $0.kind == kind }?.intent
+    }
+}
+
+extension Favourites {
+    /// The part of the state that decides which intents are valid.
+    public static func scope(of state: State) -> State { state }
+
+    /// The model of `state`.
+    public static func model(of state: State, intents: Intents<Favourites, State>) -> FavouritesModel {
+        var offered: [(kind: FavouritesModel.Kind, intent: Intent<Event>)] = []
+        switch state.phase {
+        case .loading:
+            break
+        case .list(let favourites):
+            if state.selection > 0 { offered.append((.up, intents(.up))) }
+            if state.selection < favourites.count - 1 { offered.append((.down, intents(.down))) }
+            if state.selected != nil {
+                offered.append((.open, intents(.open)))
+                offered.append((.remove, intents(.remove)))
+            }
+        case .unavailable:
+            offered.append((.reload, intents(.load)))
+        }
+        return FavouritesModel(state: state, intents: offered)
+    }
+}
+
+/// Draws a ``FavouritesModel`` and maps keys to its intents.
+public enum FavouritesTerminalView {
+    /// Draws `model` on `canvas`.
+    public static func render(_ model: FavouritesModel, on canvas: inout Canvas) {
+        canvas.add("Favourites", .bold)
+        canvas.skip()
+        switch model.state.phase {
+        case .loading:
+            canvas.add("Reading your favourites…", .dim)
+        case .unavailable(let reason):
+            canvas.addWrapped("Favourites are not available: \(reason)", .error)
+        case .list(let favourites) where favourites.isEmpty:
+            canvas.add("No favourites yet: press f on a comic to keep it.", .dim)
+        case .list(let favourites):
+            for (index, favourite) in favourites.enumerated() {
+                let text = "#\(favourite.number)  \(favourite.title)"
+                canvas.add(text, index == model.state.selection ? .reverse : .normal)
+            }
+        }
+        if let notice = model.state.notice {
+            canvas.skip()
+            canvas.add(notice, .accent)
+        }
+    }
+
+    /// The keys valid for `model`.
+    public static func bindings(_ model: FavouritesModel) -> [KeyBinding] {
+        model.intents.map { offered in
+            let intent = offered.intent
+            let (keys, label): ([Key], String) =
+                switch offered.kind {
+                case .up: ([.up, .character("k")], "up")
+                case .down: ([.down, .character("j")], "down")
+                case .open: ([.enter], "open")
+                case .remove: ([.character("d")], "remove")
+                case .reload: ([.character("t")], "retry")
+                }
+            return KeyBinding(keys, label) { intent() }
+        }
+    }
+}

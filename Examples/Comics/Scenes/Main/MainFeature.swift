@@ -1,0 +1,196 @@
+// The root feature: which scene is shown, the help screen, the number
+// being typed after "g", and quitting are all state here. It runs the
+// Comics feature for as long as the app runs and the Favourites feature
+// exactly while its scene is shown, as children bound to its state; their
+// outputs come back as events.
+
+import ComicsScene
+import FavouritesScene
+import Oak
+
+/// The Main transducer.
+public enum Main: EffectTransducer {
+    /// The scenes.
+    public enum Scene: Equatable, Hashable, Sendable {
+        /// One comic at a time.
+        case comics
+        /// The list of favourites.
+        case favourites
+    }
+
+    /// The app's state.
+    public struct State: Terminable, Equatable, Sendable {
+        /// The scene shown.
+        public var scene: Scene
+        /// Whether the help screen is shown over the scene.
+        public var isHelpShown: Bool
+        /// The digits typed after "g" (go to number), while typing.
+        public var prompt: String?
+        /// The Comics feature's run, from `start` on.
+        public var comics: Child<Comics>?
+        /// The Comics feature's state, as it last reported it.
+        public var comicsState: Comics.State
+        /// The Favourites feature's run, while its scene is shown.
+        public var favourites: Child<Favourites>?
+        /// The Favourites feature's state, as it last reported it.
+        public var favouritesState: Favourites.State
+        /// Whether the user has quit.
+        public var hasQuit: Bool
+
+        /// The app before `start`.
+        public init() {
+            scene = .comics
+            isHelpShown = false
+            comicsState = Comics.State()
+            favouritesState = Favourites.State()
+            hasQuit = false
+        }
+
+        /// The app ends when the user quits.
+        public var isTerminal: Bool { hasQuit }
+
+        var comicsChildren: [Child<Comics>] { comics.map { [$0] } ?? [] }
+        var favouritesChildren: [Child<Favourites>] { favourites.map { [$0] } ?? [] }
+    }
+
+    /// What happens to the app.
+    public enum Event: Equatable, Sendable {
+        /// Start the Comics feature.
+        case start
+        /// Show the comics.
+        case showComics
+        /// Show the favourites.
+        case showFavourites
+        /// Show or hide the help screen.
+        case toggleHelp
+        /// Quit.
+        case quit
+        /// Start typing a number to go to.
+        case beginGoTo
+        /// A digit typed.
+        case typeDigit(Int)
+        /// The last digit removed.
+        case deleteDigit
+        /// Go to the number typed.
+        case submitGoTo
+        /// Stop typing a number.
+        case cancelGoTo
+        /// The Comics feature changed.
+        case comicsChanged(Comics.State)
+        /// The Favourites feature changed.
+        case favouritesChanged(Favourites.State)
+        /// The Favourites feature asked to show comic `n`.
+        case openComic(Int)
+    }
+
+    /// The environment: the ports of both features.
+    public struct Env: Sendable {
+        /// The Comics feature's port.
+        public var comics: ComicsEnv
+        /// The Favourites feature's port.
+        public var favourites: FavouritesEnv
+
+        /// Both ports.
+        public init(comics: ComicsEnv, favourites: FavouritesEnv) {
+            self.comics = comics
+            self.favourites = favourites
+        }
+
+        /// Both features' mocks.
+        public static var mock: Env { Env(comics: .mock, favourites: .mock) }
+    }
+
+    /// Every state, for the renderer.
+    public typealias Output = State
+
+    /// The transitions.
+    public static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
+        let before = state
+        var effects: [Self.Effect] = []
+        switch event {
+        case .start:
+            if state.comics == nil {
+                state.comics = Child(Comics.self, initialState: Comics.State(), proxy: Comics.Proxy(bufferSize: 32))
+            }
+        case .showComics:
+            state.scene = .comics
+            state.isHelpShown = false
+        case .showFavourites:
+            state.scene = .favourites
+            state.isHelpShown = false
+            if state.favourites == nil {
+                state.favouritesState = Favourites.State()
+                state.favourites = Child(
+                    Favourites.self, initialState: state.favouritesState, proxy: Favourites.Proxy(bufferSize: 32))
+            }
+        case .toggleHelp:
+            state.isHelpShown.toggle()
+        case .quit:
+            state.hasQuit = true
+        case .beginGoTo:
+            guard state.scene == .comics else { break }
+            state.prompt = ""
+        case .typeDigit(let digit):
+            guard let prompt = state.prompt, (0...9).contains(digit), prompt.count < 6 else { break }
+            state.prompt = prompt + String(digit)
+        case .deleteDigit:
+            guard var prompt = state.prompt, !prompt.isEmpty else { break }
+            prompt.removeLast()
+            state.prompt = prompt
+        case .submitGoTo:
+            guard let prompt = state.prompt else { break }
+            state.prompt = nil
+            if let number = Int(prompt), let comics = state.comics {
+                effects.append(.send(.goTo(number), to: comics))
+            }
+        case .cancelGoTo:
+            state.prompt = nil
+        case .comicsChanged(let comics):
+            state.comicsState = comics
+        case .favouritesChanged(let favourites):
+            guard state.favourites != nil else { break }
+            state.favouritesState = favourites
+        case .openComic(let number):
+            state.scene = .comics
+            if let comics = state.comics { effects.append(.send(.goTo(number), to: comics)) }
+        }
+        // The favourites run exactly while their scene is shown.
+        if state.scene != .favourites { state.favourites = nil }
+        if state.hasQuit {
+            state.comics = nil
+            state.favourites = nil
+        }
+        if let change = Self.Effect.children(
+            \.comicsChildren, from: before, to: state,
+            start: { child in
+                .combine(
+                    .run(child, env: { $0.comics }, output: { .comicsChanged($0) }),
+                    .send(.start, to: child))
+            })
+        {
+            effects.insert(change, at: 0)
+        }
+        if let change = Self.Effect.children(
+            \.favouritesChildren, from: before, to: state,
+            start: { child in
+                .combine(
+                    .run(
+                        child, env: { $0.favourites },
+                        output: { output in
+                            switch output {
+                            case .changed(let favourites): .favouritesChanged(favourites)
+                            case .open(let number): .openComic(number)
+                            }
+                        }),
+                    .send(.load, to: child))
+            })
+        {
+            effects.insert(change, at: 0)
+        }
+        switch effects.count {
+        case 0: return (nil, state)
+        case 1: return (effects[0], state)
+        default: return (.combine(effects), state)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+// Runs the app in a terminal: the Main transducer on the main actor, its
+// every state drawn, every key turned into an intent of the state shown.
+// Polls keys without blocking the actor, so the run and its children
+// process events between two polls.
+
+import ComicsScene
+import FavouritesScene
+import Oak
+import TerminalUI
+
+/// The terminal front end of the app.
+@MainActor
+public final class MainTerminalApp {
+    private let terminal = Terminal()
+    private let proxy = Main.Proxy(bufferSize: 64)
+    private var state = Main.State()
+    private var tick = 0
+
+    /// A front end, not started.
+    public init() {}
+
+    /// Runs the app until the user quits; the terminal is restored after.
+    public func run(env: Main.Env) async throws {
+        terminal.start()
+        defer { terminal.stop() }
+        try proxy.send(.start)
+        let run = Task { @MainActor in
+            _ = try await Main.run(
+                initialState: Main.State(), proxy: proxy, env: env,
+                output: Callback { @MainActor [weak self] state in self?.state = state })
+        }
+        while !state.hasQuit {
+            let (width, height) = terminal.size
+            let screen = MainTerminalView.screen(
+                state, intents: intents(for: state), tick: tick, width: width, height: height)
+            terminal.draw(screen.canvas)
+            guard let key = terminal.readKey() else {
+                tick += 1
+                try? await Task.sleep(for: .milliseconds(40))
+                continue
+            }
+            // One key at a time: the next key is read against the state
+            // this one leads to, once the runs (on this actor) have
+            // processed it.
+            let before = state
+            MainTerminalView.binding(for: key, in: screen.bindings)?.action()
+            for _ in 0..<20 where state == before {
+                await Task.yield()
+            }
+        }
+        proxy.cancel()
+        _ = await run.result
+    }
+
+    /// The intents for a model of `state`: each reads the state it checks
+    /// against from this front end, the latest the run reported.
+    func intents(for state: Main.State) -> MainIntents {
+        MainIntents(
+            main: Intents(for: state, proxy: proxy, scope: Main.scope(of:)) { [unowned self] in self.state },
+            comics: state.comics.map { child in
+                Intents(for: state.comicsState, proxy: child.proxy, scope: Comics.scope(of:)) { [unowned self] in
+                    self.state.comicsState
+                }
+            },
+            favourites: state.favourites.map { child in
+                Intents(for: state.favouritesState, proxy: child.proxy, scope: Favourites.scope(of:)) {
+                    [unowned self] in self.state.favouritesState
+                }
+            })
+    }
+}

@@ -1,0 +1,195 @@
+// What a terminal view draws: lines of styled text, cut to the screen's
+// width. Pure values, so views are tested without a terminal; `Terminal`
+// draws them with ncurses. Every text is made plain (`plainText`) here, at
+// the last step before the screen: nothing from the network reaches the
+// terminal with its control characters or escape sequences.
+
+import Common
+
+/// How a span of text looks.
+public enum Style: Equatable, Hashable, Sendable {
+    /// Plain text.
+    case normal
+    /// Bold: titles.
+    case bold
+    /// Dimmed: hints and secondary text.
+    case dim
+    /// Reversed: the selected row, the status bar.
+    case reverse
+    /// An error (red where the terminal has colours).
+    case error
+    /// An accent (a favourite's star; yellow where the terminal has colours).
+    case accent
+}
+
+/// A piece of one line in one style.
+public struct Span: Equatable, Sendable {
+    /// The text, plain (no control characters).
+    public var text: String
+    /// How it looks.
+    public var style: Style
+
+    /// A span; `text` is made plain.
+    public init(_ text: String, _ style: Style = .normal) {
+        self.text = text.plainText
+        self.style = style
+    }
+}
+
+/// One line of the screen.
+public struct Line: Equatable, Sendable {
+    /// Its spans, left to right.
+    public var spans: [Span]
+
+    /// A line of spans.
+    public init(_ spans: [Span] = []) {
+        self.spans = spans
+    }
+
+    /// A line of one span.
+    public init(_ text: String, _ style: Style = .normal) {
+        self.spans = [Span(text, style)]
+    }
+
+    /// The line's text without styles.
+    public var text: String { spans.map(\.text).joined() }
+}
+
+/// A screenful of lines, drawn top to bottom; the last line is the status
+/// bar when one is set.
+public struct Canvas: Equatable, Sendable {
+    /// Columns available.
+    public var width: Int
+    /// Rows available.
+    public var height: Int
+    /// The lines, from the top.
+    public var lines: [Line] = []
+    /// The bottom line (keys, prompts), if any.
+    public var status: Line?
+
+    /// An empty canvas of the screen's size.
+    public init(width: Int, height: Int) {
+        self.width = max(width, 1)
+        self.height = max(height, 1)
+    }
+
+    /// Appends a line.
+    public mutating func add(_ line: Line) {
+        lines.append(line)
+    }
+
+    /// Appends one line of text in one style.
+    public mutating func add(_ text: String, _ style: Style = .normal) {
+        lines.append(Line(text, style))
+    }
+
+    /// Appends an empty line.
+    public mutating func skip() {
+        lines.append(Line())
+    }
+
+    /// Appends `text` wrapped at word boundaries to the canvas's width,
+    /// at most `maxLines` lines (the last one ends with "…" when cut).
+    public mutating func addWrapped(_ text: String, _ style: Style = .normal, maxLines: Int = .max) {
+        let wrapped = Self.wrap(text.plainText, width: width)
+        for (index, line) in wrapped.prefix(maxLines).enumerated() {
+            if index == maxLines - 1, wrapped.count > maxLines {
+                lines.append(Line(Self.truncate(line + " …", width: width), style))
+            } else {
+                lines.append(Line(line, style))
+            }
+        }
+    }
+
+    /// The rows as they appear on screen: `height` lines of text, the
+    /// status bar last, each cut to `width` columns.
+    public var rows: [Line] {
+        let bodyHeight = status == nil ? height : height - 1
+        var rows = Array(lines.prefix(max(bodyHeight, 0)))
+        while rows.count < bodyHeight { rows.append(Line()) }
+        if let status { rows.append(status) }
+        return rows.map { Self.cut($0, width: width) }
+    }
+
+    /// The screen as plain text, one row per line (for tests and for
+    /// output that is not a terminal).
+    public var plainText: String {
+        rows.map { $0.text.trimmingTrailingSpaces }.joined(separator: "\n")
+    }
+
+    /// Splits `text` into lines of at most `width` columns, at spaces where
+    /// possible.
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        var currentWidth = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let wordWidth = TextWidth.columns(of: word)
+            if currentWidth > 0, currentWidth + 1 + wordWidth > width {
+                lines.append(current)
+                current = ""
+                currentWidth = 0
+            }
+            if wordWidth > width {
+                // A word longer than a line: cut it.
+                var rest = Substring(word)
+                while TextWidth.columns(of: rest) > width {
+                    let head = truncate(String(rest), width: width, ellipsis: false)
+                    lines.append(head)
+                    rest = rest.dropFirst(head.count)
+                }
+                current = String(rest)
+                currentWidth = TextWidth.columns(of: rest)
+                continue
+            }
+            if currentWidth > 0 {
+                current += " "
+                currentWidth += 1
+            }
+            current += word
+            currentWidth += wordWidth
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    /// `text` cut to `width` columns, ending with "…" when cut.
+    public static func truncate(_ text: String, width: Int, ellipsis: Bool = true) -> String {
+        guard TextWidth.columns(of: text) > width else { return text }
+        var result = ""
+        var used = 0
+        let limit = ellipsis ? width - 1 : width
+        for character in text {
+            let columns = TextWidth.columns(of: String(character))
+            if used + columns > limit { break }
+            result.append(character)
+            used += columns
+        }
+        return ellipsis ? result + "…" : result
+    }
+
+    static func cut(_ line: Line, width: Int) -> Line {
+        var spans: [Span] = []
+        var used = 0
+        for span in line.spans {
+            let columns = TextWidth.columns(of: span.text)
+            if used + columns <= width {
+                spans.append(span)
+                used += columns
+            } else {
+                let room = width - used
+                if room > 0 { spans.append(Span(truncate(span.text, width: room), span.style)) }
+                break
+            }
+        }
+        return Line(spans)
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,219 @@
+// The Comics feature's transitions, exhaustively, through its mock port:
+// every state change, every event its effects send back, every output.
+
+import Clocks
+import ComicsScene
+import Oak
+import OakTesting
+import Testing
+
+extension TransducerTester where T == Comics {
+    /// Sends `event`, which must change nothing; the output is the state.
+    func unchanged(_ event: Comics.Event) async {
+        await send(event, output: state)
+    }
+
+    /// Sends `event`; the output is the new state, which `change` makes.
+    func step(_ event: Comics.Event, _ change: @escaping (inout Comics.State) -> Void) async {
+        var expected = state
+        change(&expected)
+        await send(event, output: expected, assert: change)
+    }
+
+    /// Receives `event`; the output is the new state, which `change` makes.
+    func answer(_ event: Comics.Event, _ change: @escaping (inout Comics.State) -> Void) async {
+        var expected = state
+        change(&expected)
+        await receive(event, output: expected, assert: change)
+    }
+}
+
+/// A port whose answers wait for the test clock, to test cancellation and
+/// replacement; comic #9 fails with a server error once.
+func slowEnv(clock: TestClock<Duration>, failing: Set<Int> = []) -> ComicsEnv {
+    var env = ComicsEnv.mock
+    let mock = ComicsEnv.mock
+    env.comic = { (number: Int) async throws(ComicsError) -> Comic in
+        do { try await clock.sleep(for: .seconds(1)) } catch { throw .unreachable("cancelled") }
+        if failing.contains(number) { throw .server(status: 503) }
+        return try await mock.comic(number)
+    }
+    return env
+}
+
+@Suite("Comics feature")
+struct ComicsTests {
+    @Test func startsWithTheLatestAndWalksBackAndForth() async {
+        let tester = TransducerTester(Comics.self, initialState: Comics.State(), env: .mock)
+        await tester.step(.start) { $0.phase = .loading(.latest, showing: nil) }
+        await tester.answer(.didLoad(.mock(10), isLatest: true, isFavourite: false)) {
+            $0.phase = .showing(.mock(10))
+            $0.latest = 10
+        }
+        await tester.step(.next) { $0.notice = .noNext }
+        await tester.step(.previous) {
+            $0.notice = nil
+            $0.phase = .loading(.number(9), showing: .mock(10))
+        }
+        await tester.answer(.didLoad(.mock(9), isLatest: false, isFavourite: false)) { $0.phase = .showing(.mock(9)) }
+        await tester.step(.next) { $0.phase = .loading(.number(10), showing: .mock(9)) }
+        await tester.answer(.didLoad(.mock(10), isLatest: false, isFavourite: false)) {
+            $0.phase = .showing(.mock(10))
+        }
+        await tester.finish()
+    }
+
+    @Test func thereIsNoComicBeforeTheFirst() async {
+        let tester = TransducerTester(
+            Comics.self, initialState: Comics.State(phase: .showing(.mock(1)), latest: 10), env: .mock)
+        await tester.step(.previous) { $0.notice = .noPrevious }
+        await tester.finish()
+    }
+
+    @Test func aMissingComicIsNotFoundWithAWayOn() async {
+        let tester = TransducerTester(
+            Comics.self, initialState: Comics.State(phase: .showing(.mock(5)), latest: 10), env: .mock)
+        await tester.step(.previous) { $0.phase = .loading(.number(4), showing: .mock(5)) }
+        await tester.answer(.didFail(.number(4), .notFound(4))) { $0.phase = .notFound(4) }
+        await tester.step(.previous) { $0.phase = .loading(.number(3), showing: nil) }
+        await tester.answer(.didLoad(.mock(3), isLatest: false, isFavourite: false)) { $0.phase = .showing(.mock(3)) }
+        await tester.finish()
+    }
+
+    @Test func aNumberOutsideTheRangeIsRefusedWithAMessage() async {
+        let tester = TransducerTester(
+            Comics.self, initialState: Comics.State(phase: .showing(.mock(5)), latest: 10), env: .mock)
+        await tester.step(.goTo(11)) { $0.notice = .outOfRange(11, latest: 10) }
+        await tester.step(.goTo(0)) { $0.notice = .outOfRange(0, latest: 10) }
+        await tester.step(.goTo(7)) {
+            $0.notice = nil
+            $0.phase = .loading(.number(7), showing: .mock(5))
+        }
+        await tester.answer(.didLoad(.mock(7), isLatest: false, isFavourite: false)) { $0.phase = .showing(.mock(7)) }
+        await tester.finish()
+    }
+
+    @Test func randomPicksFromOneToTheLatest() async {
+        let tester = TransducerTester(
+            Comics.self, initialState: Comics.State(phase: .showing(.mock(2)), latest: 10), env: .mock)
+        // The mock picks the middle of 1…10.
+        await tester.step(.random) { $0.phase = .loading(.random, showing: .mock(2)) }
+        await tester.answer(.didLoad(.mock(5), isLatest: false, isFavourite: false)) { $0.phase = .showing(.mock(5)) }
+        await tester.finish()
+    }
+
+    @Test func aLoadInFlightCanBeCancelled() async {
+        let clock = TestClock()
+        let tester = TransducerTester(
+            Comics.self, initialState: Comics.State(phase: .showing(.mock(5)), latest: 10), env: slowEnv(clock: clock))
+        await tester.step(.next) { $0.phase = .loading(.number(6), showing: .mock(5)) }
+        await tester.step(.cancel) {
+            $0.phase = .showing(.mock(5))
+            $0.notice = .cancelled
+        }
+        await clock.run()
+        await tester.finish()
+    }
+
+    @Test func aNewLoadReplacesTheOneInFlight() async {
+        let clock = TestClock()
+        let tester = TransducerTester(
+            Comics.self, initialState: Comics.State(phase: .showing(.mock(5)), latest: 10), env: slowEnv(clock: clock))
+        await tester.step(.next) { $0.phase = .loading(.number(6), showing: .mock(5)) }
+        await tester.step(.goTo(8)) { $0.phase = .loading(.number(8), showing: .mock(5)) }
+        await clock.advance(by: .seconds(1))
+        // Only the answer of the load that replaced the first arrives.
+        await tester.answer(.didLoad(.mock(8), isLatest: false, isFavourite: false)) { $0.phase = .showing(.mock(8)) }
+        await tester.finish()
+    }
+
+    @Test func aServerErrorIsShownAndRetriedByTheTransducer() async {
+        let clock = TestClock()
+        let tester = TransducerTester(
+            Comics.self, initialState: Comics.State(phase: .showing(.mock(8)), latest: 10),
+            env: slowEnv(clock: clock, failing: [9]))
+        await tester.step(.next) { $0.phase = .loading(.number(9), showing: .mock(8)) }
+        await clock.advance(by: .seconds(1))
+        await tester.answer(.didFail(.number(9), .server(status: 503))) {
+            $0.phase = .failed(.number(9), .server(status: 503))
+        }
+        await tester.step(.retry) { $0.phase = .loading(.number(9), showing: nil) }
+        await clock.advance(by: .seconds(1))
+        await tester.answer(.didFail(.number(9), .server(status: 503))) {
+            $0.phase = .failed(.number(9), .server(status: 503))
+        }
+        // Next from a failed load of #9 goes on to #10.
+        await tester.step(.next) { $0.phase = .loading(.number(10), showing: nil) }
+        await clock.advance(by: .seconds(1))
+        await tester.answer(.didLoad(.mock(10), isLatest: false, isFavourite: false)) {
+            $0.phase = .showing(.mock(10))
+        }
+        await tester.finish()
+    }
+
+    @Test func favouritesAreToggledThroughTheTransducer() async {
+        let tester = TransducerTester(
+            Comics.self, initialState: Comics.State(phase: .showing(.mock(3)), latest: 10), env: .mock)
+        await tester.unchanged(.toggleFavourite)
+        await tester.answer(.didSetFavourite(number: 3, isFavourite: true)) { $0.isFavourite = true }
+        await tester.unchanged(.toggleFavourite)
+        await tester.answer(.didSetFavourite(number: 3, isFavourite: false)) { $0.isFavourite = false }
+        await tester.finish()
+    }
+
+    @Test func unavailableFavouritesAreANoticeNotAFailure() async {
+        var env = ComicsEnv.mock
+        env.setFavourite = { (_: Comic, _: Bool) throws(FavouritesUnavailable) in
+            throw FavouritesUnavailable("the database is damaged")
+        }
+        let tester = TransducerTester(
+            Comics.self, initialState: Comics.State(phase: .showing(.mock(3)), latest: 10), env: env)
+        await tester.unchanged(.toggleFavourite)
+        await tester.answer(.favouritesFailed(FavouritesUnavailable("the database is damaged"))) {
+            $0.notice = .favouritesUnavailable("the database is damaged")
+        }
+        await tester.finish()
+    }
+
+    @Test func eventsThatMakeNoSenseChangeNothing() async {
+        let tester = TransducerTester(Comics.self, initialState: Comics.State(), env: .mock)
+        await tester.unchanged(.cancel)
+        await tester.unchanged(.retry)
+        await tester.unchanged(.toggleFavourite)
+        await tester.unchanged(.next)
+        await tester.finish()
+    }
+}
+
+@Suite("Comics model")
+struct ComicsModelTests {
+    @Test func eachPhaseOffersOnlyItsIntents() {
+        let proxy = Comics.Proxy()
+        func kinds(_ state: Comics.State) -> [ComicsModel.Kind] {
+            let intents = Intents<Comics, Comics.Phase>(
+                for: state, proxy: proxy, scope: Comics.scope(of:), current: { state })
+            return Comics.model(of: state, intents: intents).intents.map(\.kind)
+        }
+        #expect(kinds(Comics.State()) == [.latest, .random])
+        #expect(kinds(Comics.State(phase: .loading(.latest, showing: nil))) == [.cancel])
+        #expect(
+            kinds(Comics.State(phase: .showing(.mock(1)), latest: 10)) == [.next, .latest, .random, .toggleFavourite])
+        #expect(
+            kinds(Comics.State(phase: .showing(.mock(10)), latest: 10))
+                == [.previous, .latest, .random, .toggleFavourite])
+        #expect(kinds(Comics.State(phase: .failed(.latest, .timedOut))) == [.retry, .latest, .random])
+        #expect(kinds(Comics.State(phase: .failed(.number(3), .notFound(3)))) == [.latest, .random])
+    }
+
+    @Test func anIntentFromAnOldStateIsRefused() throws {
+        let proxy = Comics.Proxy(bufferSize: 4)
+        var current = Comics.State(phase: .showing(.mock(5)), latest: 10)
+        let intents = Intents<Comics, Comics.Phase>(
+            for: current, proxy: proxy, scope: Comics.scope(of:), current: { current })
+        let model = Comics.model(of: current, intents: intents)
+        let next = try #require(model.intent(.next))
+        #expect(next() == .sent)
+        current.phase = .loading(.number(6), showing: .mock(5))
+        #expect(next() == .stale)
+    }
+}

@@ -1,0 +1,125 @@
+// The app's navigation as state: the Comics feature runs from start to
+// quit, the Favourites feature exactly while its scene is shown, a number
+// is typed in a prompt mode, and a favourite opens in the Comics scene.
+
+import ComicsScene
+import FavouritesScene
+import MainScene
+import Oak
+import OakTesting
+import TerminalUI
+import Testing
+
+/// Runs Main with the mock ports; returns its proxy, the states it
+/// reported, and the task of its run.
+@MainActor
+final class MainHarness {
+    let proxy = Main.Proxy(bufferSize: 64)
+    private(set) var state = Main.State()
+    private var run: Task<Void, Never>?
+
+    init(env: Main.Env = .mock) {
+        let proxy = self.proxy
+        run = Task { @MainActor in
+            _ = try? await Main.run(
+                initialState: Main.State(), proxy: proxy, env: env,
+                output: Callback { @MainActor [weak self] state in self?.state = state })
+        }
+    }
+
+    /// Sends `event` and waits until `condition` holds of the state.
+    func send(_ event: Main.Event, until condition: (Main.State) -> Bool) async throws {
+        try proxy.send(event)
+        try await waitFor(condition)
+    }
+
+    func waitFor(_ condition: (Main.State) -> Bool) async throws {
+        for _ in 0..<2_000 where !condition(state) {
+            await Task.yield()
+        }
+        try #require(condition(state), "the state never got there: \(state)")
+    }
+
+    func end() async {
+        proxy.cancel()
+        await run?.value
+    }
+}
+
+@Suite("Main feature")
+@MainActor
+struct MainTests {
+    @Test func theComicsFeatureStartsAndShowsTheLatest() async throws {
+        let app = MainHarness()
+        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
+        #expect(app.state.comics != nil)
+        #expect(app.state.favourites == nil)
+        await app.end()
+    }
+
+    @Test func favouritesRunOnlyWhileTheirSceneIsShown() async throws {
+        let app = MainHarness()
+        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
+        try await app.send(.showFavourites) { $0.favouritesState.favourites.count == 3 }
+        let child = try #require(app.state.favourites)
+        try await app.send(.showComics) { $0.favourites == nil }
+        // The dismissed child's run has ended: it takes no more events.
+        await Task.yield()
+        #expect(throws: TransducerError.self) {
+            for _ in 0..<100 { try child.send(.down) }
+        }
+        await app.end()
+    }
+
+    @Test func openingAFavouriteShowsItInTheComicsScene() async throws {
+        let app = MainHarness()
+        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
+        try await app.send(.showFavourites) { $0.favouritesState.favourites.count == 3 }
+        let favourites = try #require(app.state.favourites)
+        try favourites.send(.down)  // #2
+        try await app.waitFor { $0.favouritesState.selection == 1 }
+        try favourites.send(.open)
+        try await app.waitFor { $0.scene == .comics && $0.comicsState.phase == .showing(.mock(2)) }
+        #expect(app.state.favourites == nil)
+        await app.end()
+    }
+
+    @Test func aNumberIsTypedThenOpened() async throws {
+        let app = MainHarness()
+        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
+        try await app.send(.beginGoTo) { $0.prompt == "" }
+        try await app.send(.typeDigit(7)) { $0.prompt == "7" }
+        try await app.send(.submitGoTo) { $0.prompt == nil && $0.comicsState.phase == .showing(.mock(7)) }
+        await app.end()
+    }
+
+    @Test func quittingEndsTheRunAndEveryChild() async throws {
+        let app = MainHarness()
+        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
+        try await app.send(.quit) { $0.hasQuit }
+        #expect(app.state.comics == nil)
+        await app.end()
+    }
+
+    @Test func theScreenOffersTheKeysOfTheStateShown() async throws {
+        let app = MainHarness()
+        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
+        let state = app.state
+        let comics = try #require(state.comics)
+        let intents = MainIntents(
+            main: Intents(for: state, proxy: app.proxy, scope: Main.scope(of:)) { app.state },
+            comics: Intents(for: state.comicsState, proxy: comics.proxy, scope: Comics.scope(of:)) {
+                app.state.comicsState
+            },
+            favourites: nil)
+        let screen = MainTerminalView.screen(state, intents: intents, tick: 0, width: 80, height: 20)
+        let text = screen.canvas.plainText
+        #expect(text.contains("#10 Comic 10"))
+        #expect(text.contains("←/p previous"))
+        #expect(!text.contains("→/n next"))  // #10 is the latest
+        let previous = try #require(MainTerminalView.binding(for: .left, in: screen.bindings))
+        previous.action()
+        try await app.waitFor { $0.comicsState.phase == .showing(.mock(9)) }
+        await app.end()
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Persistence
+import Testing
+
+@Suite("Favourites store", .timeLimit(.minutes(1)))
+struct FavouritesStoreTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    @Test func aNewStoreIsEmptyAndMakesItsFile() throws {
+        let store = try FavouritesStore(directory: directory.url)
+        #expect(try store.all() == [])
+        #expect(try store.contains(1) == false)
+        #expect(store.path == directory.appending("favourites.sqlite").path)
+        #expect(FileManager.default.fileExists(atPath: store.path))
+    }
+
+    @Test func allListsTheNewestFirstThenTheHighestNumber() throws {
+        let store = try FavouritesStore(directory: directory.url)
+        try store.add(favourite(10, addedAt: 100))
+        try store.add(favourite(20, addedAt: 300))
+        try store.add(favourite(30, addedAt: 200))
+        try store.add(favourite(5, addedAt: 300))
+        try store.add(favourite(7, addedAt: 300))
+
+        #expect(try store.all().map(\.number) == [20, 7, 5, 30, 10])
+        #expect(try store.all().first == favourite(20, addedAt: 300))
+    }
+
+    @Test func containsAndRemove() throws {
+        let store = try FavouritesStore(directory: directory.url)
+        try store.add(favourite(1))
+        try store.add(favourite(2, addedAt: 1))
+
+        #expect(try store.contains(1))
+        #expect(try store.contains(2))
+        #expect(try store.contains(3) == false)
+
+        try store.remove(1)
+        #expect(try store.contains(1) == false)
+        #expect(try store.all() == [favourite(2, addedAt: 1)])
+
+        try store.remove(1)
+        try store.remove(99)
+        #expect(try store.all() == [favourite(2, addedAt: 1)])
+    }
+
+    @Test func addingANumberAgainReplacesItsTitleAndDate() throws {
+        let store = try FavouritesStore(directory: directory.url)
+        try store.add(favourite(1, addedAt: 0, title: "Old"))
+        try store.add(favourite(2, addedAt: 10))
+        try store.add(favourite(1, addedAt: 20, title: "New"))
+
+        #expect(try store.all() == [favourite(1, addedAt: 20, title: "New"), favourite(2, addedAt: 10)])
+    }
+
+    @Test func datesAreKeptToTheMillisecond() throws {
+        let store = try FavouritesStore(directory: directory.url)
+        let addedAt = Date(timeIntervalSince1970: 1_700_000_000.123_456)
+        try store.add(StoredFavourite(number: 1, title: "Comic 1", addedAt: addedAt))
+
+        let stored = try #require(try store.all().first)
+        #expect(abs(stored.addedAt.timeIntervalSince(addedAt)) < 0.001)
+    }
+
+    @Test func titlesAreKeptAsTheyWere() throws {
+        let store = try FavouritesStore(directory: directory.url)
+        let title = "Bobby Tables'); DROP TABLE favourite;-- \u{1F600} \"é\""
+        try store.add(favourite(327, title: title))
+
+        #expect(try store.all() == [favourite(327, title: title)])
+    }
+
+    @Test func favouritesOutliveTheStore() throws {
+        do {
+            let store = try FavouritesStore(directory: directory.url)
+            try store.add(favourite(1, addedAt: 1))
+            try store.add(favourite(2, addedAt: 2))
+            try store.remove(1)
+        }
+        #expect(try directory.entries() == ["favourites.sqlite"], "the last connection removes -wal and -shm")
+
+        let reopened = try FavouritesStore(directory: directory.url)
+        #expect(try reopened.all() == [favourite(2, addedAt: 2)])
+        try reopened.checkIntegrity()
+    }
+
+    @Test func twoStoresOnOneFileSeeEachOthersWrites() throws {
+        let first = try FavouritesStore(directory: directory.url)
+        let second = try FavouritesStore(directory: directory.url)
+
+        try first.add(favourite(1, addedAt: 1))
+        #expect(try second.contains(1))
+        #expect(try second.all() == [favourite(1, addedAt: 1)])
+
+        try second.add(favourite(2, addedAt: 2))
+        try second.remove(1)
+        #expect(try first.all() == [favourite(2, addedAt: 2)])
+    }
+
+    @Test func twoStoresWritingAtOnceLoseNothing() async throws {
+        let first = try FavouritesStore(directory: directory.url)
+        let second = try FavouritesStore(directory: directory.url)
+        let count = 200
+
+        async let written: Void = onThread {
+            for number in 1...count { try first.add(favourite(number, addedAt: number)) }
+        }
+        try await onThread {
+            for number in (count + 1)...(2 * count) { try second.add(favourite(number, addedAt: number)) }
+        }
+        try await written
+
+        #expect(try first.all().map(\.number) == Array((1...(2 * count)).reversed()))
+        #expect(try second.all().count == 2 * count)
+    }
+
+    /// Several connections turning a new file to WAL mode at once, or
+    /// migrating it at once, get "busy" or "table already exists" from
+    /// SQLite unless the store tries again; repeated to make the race likely.
+    @Test(arguments: 1...5)
+    func storesOpenedAtOnceOnANewFileAllWork(round: Int) async throws {
+        let url = directory.appending("data")
+        let stores = try await withThrowingTaskGroup(of: FavouritesStore.self) { group in
+            for _ in 0..<4 {
+                group.addTask { try await onThread { try FavouritesStore(directory: url) } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        for (index, store) in stores.enumerated() { try store.add(favourite(index, addedAt: index)) }
+        for store in stores { #expect(try store.all().map(\.number) == [3, 2, 1, 0]) }
+    }
+}
