@@ -77,17 +77,21 @@ struct Show: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var sources: Sources
 
-    func run() async throws {
-        let request: Comics.Request
-        if number == "latest" {
-            request = .latest
-        } else if let value = Int(number), value > 0 {
-            request = .number(value)
-        } else {
+    func validate() throws {
+        guard number == "latest" || (Int(number) ?? 0) > 0 else {
             throw ValidationError("\"\(number)\" is not a comic number: give a number from 1, or \"latest\".")
         }
+    }
+
+    func run() async throws {
+        let request: Comics.Request = Int(number).map { .number($0) } ?? .latest
         let result = try await sources.withEnv { await ComicsPlainView.load(request, env: $0.comics) }
-        print(json ? try ComicsPlainView.json(result) : ComicsPlainView.describe(result))
+        let text = json ? try ComicsPlainView.json(result) : ComicsPlainView.describe(result)
+        if case .failure = result, !json {  // the error, as text, on standard error
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        } else {
+            print(text)
+        }
         if case .failure = result { throw ExitCode(1) }
     }
 }

@@ -37,7 +37,22 @@ public enum ComicsPlainView {
             case .success(let comic): try encoder.encode(comic)
             case .failure(let error): try encoder.encode(["error": error.description])
             }
-        return String(decoding: data, as: UTF8.self)
+        return escapingControlCharacters(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `json` with DEL and the C1 controls (which JSONEncoder leaves as
+    /// they are) written as `\u` escapes: printed to a terminal, the JSON
+    /// cannot act on it. They can occur only inside strings.
+    public static func escapingControlCharacters(_ json: String) -> String {
+        var result = ""
+        for scalar in json.unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) {
+                result += "\\u00" + String(scalar.value, radix: 16, uppercase: false)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }
 
