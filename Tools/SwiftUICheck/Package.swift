@@ -1,15 +1,20 @@
 // swift-tools-version: 6.1
-// CI-only package: type-checks Oak's SwiftUI adapter (Sources/Oak/SwiftUI)
-// and the README's SwiftUI snippets on Linux, where SwiftUI does not exist,
-// against a minimal stand-in module named `SwiftUI` (Sources/SwiftUI). Nothing
-// here is run. Build it with
+// CI-only package: type-checks Oak's SwiftUI adapter (Sources/Oak/SwiftUI),
+// the README's SwiftUI snippets and the SwiftUI views of the Comics app's
+// scenes (Examples/Comics/Scenes/*/*SwiftUIView.swift) on Linux, where SwiftUI
+// does not exist, against a minimal stand-in module named `SwiftUI`
+// (Sources/SwiftUI). Nothing here is run. Build it with
 //
 //     swift build --package-path Tools/SwiftUICheck -Xswiftc -warnings-as-errors
 //
 // `Sources/Oak` is a symbolic link to the library's sources, compiled here as
 // module `Oak` with the stand-in as a dependency, so `#if canImport(SwiftUI)`
 // holds and the adapter compiles inside Oak exactly as on Apple platforms.
-// Keep the dependencies of the `Oak` target in step with ../../Package.swift.
+// Likewise `Sources/Common`, `TerminalUI`, `CNcurses`, `ComicsScene`,
+// `FavouritesScene` and `MainScene` are symbolic links to the Comics app's
+// modules of the same names, whose SwiftUI views compile only here on Linux.
+// Keep the dependencies of the `Oak` target in step with ../../Package.swift,
+// and those of the Comics targets with ../../Examples/Comics/Package.swift.
 // Linux only: on Apple platforms the stand-in would shadow the real SwiftUI.
 import PackageDescription
 
@@ -44,6 +49,18 @@ let package = Package(
         .target(name: "ArticleSnippets", dependencies: ["Oak", "SwiftUI"]),
         // `TransducerView` in every spelling of code written against Oak 0.34.
         .target(name: "OakSpellingViews", dependencies: ["Oak", "SwiftUI"]),
+        // The Comics app's scenes with their SwiftUI views, and the modules
+        // they depend on (as in Examples/Comics/Package.swift, plus SwiftUI).
+        .target(name: "Common"),
+        .systemLibrary(
+            name: "CNcurses", path: "Sources/CNcurses",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .target(name: "TerminalUI", dependencies: ["CNcurses", "Common"]),
+        .target(name: "ComicsScene", dependencies: ["Oak", "Common", "TerminalUI", "SwiftUI"]),
+        .target(name: "FavouritesScene", dependencies: ["Oak", "Common", "TerminalUI", "SwiftUI"]),
+        .target(
+            name: "MainScene",
+            dependencies: ["Oak", "Common", "TerminalUI", "ComicsScene", "FavouritesScene", "SwiftUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,8 @@
-// A stand-in for Apple's SwiftUI, for type-checking Oak's SwiftUI adapter and
-// the README's SwiftUI snippets on Linux, where SwiftUI does not exist. It
-// declares only what those sources use, with the signatures and the main-actor
-// isolation of Apple's SDK. It is never run: bodies of primitive views trap.
+// A stand-in for Apple's SwiftUI, for type-checking Oak's SwiftUI adapter, the
+// README's SwiftUI snippets and the Comics scenes' SwiftUI views on Linux,
+// where SwiftUI does not exist. It declares only what those sources use, with
+// the signatures and the main-actor isolation of Apple's SDK. It is never run:
+// bodies of primitive views trap.
 
 /// A piece of user interface (stand-in for `SwiftUI.View`).
 @MainActor @preconcurrency
@@ -39,6 +40,52 @@ public struct ViewBuilder {
     ) -> TupleView<(repeat each Content)> {
         TupleView((repeat each content))
     }
+
+    /// An `if` without `else` builds an optional view.
+    public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }
+
+    /// The first branch of an `if`-`else` or `switch` builds conditional
+    /// content.
+    public static func buildEither<TrueContent: View, FalseContent: View>(
+        first: TrueContent
+    ) -> _ConditionalContent<TrueContent, FalseContent> {
+        _ConditionalContent(.trueContent(first))
+    }
+
+    /// The second branch of an `if`-`else` or `switch` builds conditional
+    /// content.
+    public static func buildEither<TrueContent: View, FalseContent: View>(
+        second: FalseContent
+    ) -> _ConditionalContent<TrueContent, FalseContent> {
+        _ConditionalContent(.falseContent(second))
+    }
+}
+
+/// View content that shows one of two possible children.
+@frozen
+public struct _ConditionalContent<TrueContent, FalseContent> {
+    @usableFromInline enum Storage {
+        case trueContent(TrueContent)
+        case falseContent(FalseContent)
+    }
+
+    @usableFromInline nonisolated(unsafe) let storage: Storage
+
+    @usableFromInline nonisolated init(_ storage: Storage) { self.storage = storage }
+}
+
+extension _ConditionalContent: View where TrueContent: View, FalseContent: View {
+    /// Primitive view.
+    public typealias Body = Never
+    /// Primitive view.
+    public var body: Never { fatalError("SwiftUI stand-in: not to be run") }
+}
+
+extension Optional: View where Wrapped: View {
+    /// Primitive view.
+    public typealias Body = Never
+    /// Primitive view.
+    public var body: Never { fatalError("SwiftUI stand-in: not to be run") }
 }
 
 /// A view that displays nothing.
