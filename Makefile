@@ -2,9 +2,12 @@
 
 .PHONY: test bench bench-smoke
 
-# Every test of the repository.
+# Every test of every package of the repository: the library (Oak,
+# OakTesting) and the Comics app. CI runs this (.ci/run), plus the checks
+# that are not tests (format, SwiftUI stand-in, DocC, benchmark smoke, TSan).
 test:
 	swift test
+	swift test --package-path Examples/Comics
 
 # The benchmark suite (Benchmarks/, package-benchmark, release build): runs
 # W1-W6 next to their plain-Swift floors, prints the ratio table and writes it
