@@ -42,7 +42,9 @@ struct Sources: ParsableArguments {
                 at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         let store = Result { () throws(PersistenceError) in try FavouritesStore(directory: directory) }
-        let env = Main.Env(comics: .live(source: ComicsSource(base: base), favourites: store), favourites: .live(store))
+        let comics = ComicsEnv.live(
+            source: ComicsSource(base: base), favourites: store, loadsImages: MainTerminalApp.showsImages)
+        let env = Main.Env(comics: comics, favourites: .live(store))
         do {
             let result = try await body(env)
             await server?.stop()

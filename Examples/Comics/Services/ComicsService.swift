@@ -84,9 +84,11 @@ public struct ComicsSource: Sendable {
 
 extension ComicsEnv {
     /// The live port: comics from `source`, favourites in `store` (or
-    /// unavailable, with the reason, when the store could not be opened).
+    /// unavailable, with the reason, when the store could not be opened),
+    /// images (PNG only, from the addresses `source` allows) when
+    /// `loadsImages`.
     public static func live(
-        source: ComicsSource, favourites store: Result<FavouritesStore, PersistenceError>
+        source: ComicsSource, favourites store: Result<FavouritesStore, PersistenceError>, loadsImages: Bool = false
     ) -> ComicsEnv {
         ComicsEnv(
             latest: { () async throws(ComicsError) -> Comic in try await source.fetch(.latest) },
@@ -110,6 +112,12 @@ extension ComicsEnv {
                 } catch {
                     throw FavouritesUnavailable(error.description)
                 }
+            },
+            image: { url in
+                guard loadsImages, ComicsSource.isAllowed(url, base: source.base),
+                    let data = try? await source.client.get(url), data.starts(with: [0x89, 0x50, 0x4E, 0x47])
+                else { return nil }
+                return data
             })
     }
 }

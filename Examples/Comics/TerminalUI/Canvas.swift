@@ -66,6 +66,11 @@ public struct Canvas: Equatable, Sendable {
     public var lines: [Line] = []
     /// The bottom line (keys, prompts), if any.
     public var status: Line?
+    /// The terminal's protocol for inline images, if it has one: views
+    /// place an image only then, and show its address otherwise.
+    public var imageProtocol: InlineImageProtocol?
+    /// The image placed on the canvas, if any.
+    public var image: CanvasImage?
 
     /// An empty canvas of the screen's size.
     public init(width: Int, height: Int) {
@@ -86,6 +91,19 @@ public struct Canvas: Equatable, Sendable {
     /// Appends an empty line.
     public mutating func skip() {
         lines.append(Line())
+    }
+
+    /// Places the PNG image `png` at the current line, `columns` × `rows`
+    /// cells (blank lines keep its place), if the terminal shows images and
+    /// there is room; returns whether it was placed.
+    @discardableResult
+    public mutating func place(png: [UInt8], columns: Int, rows: Int) -> Bool {
+        let room = height - 2 - lines.count
+        guard imageProtocol != nil, isPNG(png), room >= 4 else { return false }
+        let rows = min(rows, room)
+        image = CanvasImage(png: png, row: lines.count, columns: min(columns, width), rows: rows)
+        lines.append(contentsOf: Array(repeating: Line(), count: rows))
+        return true
     }
 
     /// Appends `text` wrapped at word boundaries to the canvas's width,
@@ -192,4 +210,17 @@ extension String {
         while text.last == " " { text.removeLast() }
         return text
     }
+}
+
+/// An image placed on a canvas: drawn by the terminal's image protocol over
+/// blank lines kept for it.
+public struct CanvasImage: Equatable, Sendable {
+    /// The PNG's bytes.
+    public var png: [UInt8]
+    /// The first row it covers.
+    public var row: Int
+    /// Its width in cells.
+    public var columns: Int
+    /// Its height in cells.
+    public var rows: Int
 }

@@ -14,6 +14,9 @@ import Darwin
 @MainActor
 public final class Terminal {
     private var isActive = false
+    /// The terminal's protocol for inline images, if it has one.
+    public let imageProtocol = InlineImageProtocol.detect()
+    private var drawnImage: CanvasImage?
 
     /// Whether standard input and output are a terminal.
     public nonisolated static var isInteractive: Bool {
@@ -48,6 +51,8 @@ public final class Terminal {
     /// Gives the screen back as it was.
     public func stop() {
         guard isActive else { return }
+        if drawnImage != nil, let imageProtocol { Self.emit(imageProtocol.clearSequence) }
+        drawnImage = nil
         endwin()
         isActive = false
     }
@@ -91,6 +96,35 @@ public final class Terminal {
             }
         }
         refresh()
+        drawImage(canvas.image)
+    }
+
+    /// Draws `image` over the cells kept for it, when it differs from the
+    /// one drawn last; the cursor is saved and restored around it, so that
+    /// ncurses's idea of the screen stays right.
+    private func drawImage(_ image: CanvasImage?) {
+        guard let imageProtocol, image != drawnImage else { return }
+        var output = imageProtocol.clearSequence
+        if let image {
+            output += "\u{1B}7\u{1B}[\(image.row + 1);1H"
+            output += imageProtocol.sequence(png: image.png, columns: image.columns, rows: image.rows)
+            output += "\u{1B}8"
+        }
+        Self.emit(output)
+        drawnImage = image
+    }
+
+    private static func emit(_ text: String) {
+        guard !text.isEmpty else { return }
+        // Straight to the descriptor: ncurses has flushed its own output
+        // (refresh) before this is called.
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if result <= 0 { return }
+            written += result
+        }
     }
 
     private static func attributes(_ style: Style) -> Int32 {

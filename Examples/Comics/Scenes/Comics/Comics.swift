@@ -3,6 +3,7 @@
 // comic as a favourite. Every mode is a case of `Phase`; every answer of
 // the world comes back as an event.
 
+import Foundation
 import Oak
 
 /// The Comics transducer.
@@ -77,13 +78,20 @@ public enum Comics: EffectTransducer {
         public var isFavourite: Bool
         /// A message about the last intent, if any.
         public var notice: Notice?
+        /// The image of the comic shown, once loaded (only for front ends
+        /// that show images: see ``ComicsEnv/image``).
+        public var image: Data?
 
         /// A state; by default nothing is shown yet.
-        public init(phase: Phase = .idle, latest: Int? = nil, isFavourite: Bool = false, notice: Notice? = nil) {
+        public init(
+            phase: Phase = .idle, latest: Int? = nil, isFavourite: Bool = false, notice: Notice? = nil,
+            image: Data? = nil
+        ) {
             self.phase = phase
             self.latest = latest
             self.isFavourite = isFavourite
             self.notice = notice
+            self.image = image
         }
 
         /// The number the feature is at: of the comic shown, loading or
@@ -138,6 +146,8 @@ public enum Comics: EffectTransducer {
         case didSetFavourite(number: Int, isFavourite: Bool)
         /// The favourites could not be changed.
         case favouritesFailed(FavouritesUnavailable)
+        /// The image of comic `number` arrived.
+        case didLoadImage(number: Int, Data)
     }
 
     /// The port.
@@ -211,6 +221,7 @@ public enum Comics: EffectTransducer {
         case .didLoad(let comic, let isLatest, let isFavourite):
             state.phase = .showing(comic)
             state.isFavourite = isFavourite
+            state.image = nil
             if isLatest || comic.number > (state.latest ?? 0) { state.latest = comic.number }
         case .didFail(let request, let error):
             if case .notFound(let number) = error {
@@ -222,6 +233,8 @@ public enum Comics: EffectTransducer {
             if state.shownComic?.number == number { state.isFavourite = isFavourite }
         case .favouritesFailed(let error):
             state.notice = .favouritesUnavailable(error.description)
+        case .didLoadImage(let number, let image):
+            if case .showing(let comic) = state.phase, comic.number == number { state.image = image }
         }
         return nil
     }
@@ -240,6 +253,11 @@ public enum Comics: EffectTransducer {
             }
             let isFavourite = (try? await env.isFavourite(loaded.comic.number)) ?? false
             try input.send(.didLoad(loaded.comic, isLatest: loaded.isLatest, isFavourite: isFavourite))
+            // The image, for front ends that show it; part of the same
+            // load, so that a newer load cancels it too.
+            if let url = loaded.comic.imageURL, let image = await env.image(url) {
+                try input.send(.didLoadImage(number: loaded.comic.number, image))
+            }
         }
     }
 

@@ -17,6 +17,9 @@ public struct ComicsEnv: Sendable {
     public var isFavourite: @Sendable (_ number: Int) async throws(FavouritesUnavailable) -> Bool
     /// Makes `comic` a favourite, or not.
     public var setFavourite: @Sendable (_ comic: Comic, _ isFavourite: Bool) async throws(FavouritesUnavailable) -> Void
+    /// The image at the address, when the front end shows images (a PNG),
+    /// or `nil`: not wanted, not allowed, or not loaded. Never an error.
+    public var image: @Sendable (_ url: URL) async -> Data?
 
     /// An environment from its parts.
     public init(
@@ -26,13 +29,15 @@ public struct ComicsEnv: Sendable {
         isFavourite: @escaping @Sendable (_ number: Int) async throws(FavouritesUnavailable) -> Bool,
         setFavourite:
             @escaping @Sendable (_ comic: Comic, _ isFavourite: Bool) async throws(FavouritesUnavailable) ->
-            Void
+            Void,
+        image: @escaping @Sendable (_ url: URL) async -> Data? = { _ in nil }
     ) {
         self.latest = latest
         self.comic = comic
         self.randomNumber = randomNumber
         self.isFavourite = isFavourite
         self.setFavourite = setFavourite
+        self.image = image
     }
 }
 

@@ -2,6 +2,7 @@
 // only the intents that make sense there. Terminal, web and SwiftUI views
 // render the same model.
 
+import Foundation
 import Oak
 
 /// What a view of the Comics feature shows and offers.
@@ -20,6 +21,8 @@ public struct ComicsModel {
 
     /// What is on screen.
     public var content: Content
+    /// The image of the comic shown, when the front end loads images.
+    public var image: Data?
     /// What is loading, if anything.
     public var loading: Comics.Request?
     /// A message about the last intent.
@@ -110,7 +113,7 @@ extension Comics {
             offer(.random, .random)
         }
         return ComicsModel(
-            content: content, loading: loading, notice: state.notice, intents: actions,
+            content: content, image: state.image, loading: loading, notice: state.notice, intents: actions,
             goTo: { intents(.goTo($0)) })
     }
 }

@@ -18,9 +18,13 @@ public enum ComicsTerminalView {
             canvas.add(header)
             canvas.add(comic.date, .dim)
             canvas.skip()
-            canvas.addWrapped(comic.alt, maxLines: max(canvas.height - 10, 3))
+            // The image itself where the terminal shows images, else its
+            // address below the alt text.
+            let isPlaced = model.image.map { canvas.place(png: Array($0), columns: 40, rows: 12) } ?? false
+            if isPlaced { canvas.skip() }
+            canvas.addWrapped(comic.alt, maxLines: max(canvas.height - canvas.lines.count - 6, 3))
             canvas.skip()
-            if let image = comic.imageURL { canvas.add("Image: \(image.absoluteString)", .dim) }
+            if !isPlaced, let image = comic.imageURL { canvas.add("Image: \(image.absoluteString)", .dim) }
             if let link = comic.link { canvas.add("Link:  \(link.absoluteString)", .dim) }
         case .notFound(let number):
             canvas.add("There is no comic #\(number).", .bold)

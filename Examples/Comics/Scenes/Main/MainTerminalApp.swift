@@ -15,24 +15,39 @@ public final class MainTerminalApp {
     private let proxy = Main.Proxy(bufferSize: 64)
     private var state = Main.State()
     private var tick = 0
+    /// How the run ended, once it has: `nil` inside when it ended normally.
+    private var ending: (any Error)??
 
     /// A front end, not started.
     public init() {}
+
+    /// Whether this terminal shows images inline: if so, give the app a
+    /// port that loads them (``ComicsEnv/image``).
+    public nonisolated static var showsImages: Bool { InlineImageProtocol.detect() != nil }
 
     /// Runs the app until the user quits; the terminal is restored after.
     public func run(env: Main.Env) async throws {
         terminal.start()
         defer { terminal.stop() }
+        let proxy = self.proxy
         try proxy.send(.start)
-        let run = Task { @MainActor in
-            _ = try await Main.run(
-                initialState: Main.State(), proxy: proxy, env: env,
-                output: Callback { @MainActor [weak self] state in self?.state = state })
+        let run = Task { @MainActor [weak self] in
+            do {
+                _ = try await Main.run(
+                    initialState: Main.State(), proxy: proxy, env: env,
+                    output: Callback { @MainActor [weak self] state in self?.state = state })
+                self?.ending = .some(nil)
+            } catch {
+                self?.ending = .some(error)
+            }
         }
-        while !state.hasQuit {
+        // Until the user quits, or the run ends otherwise (then its error
+        // is thrown once the terminal is restored).
+        while !state.hasQuit, ending == nil {
             let (width, height) = terminal.size
             let screen = MainTerminalView.screen(
-                state, intents: intents(for: state), tick: tick, width: width, height: height)
+                state, intents: intents(for: state), tick: tick, width: width, height: height,
+                imageProtocol: terminal.imageProtocol)
             terminal.draw(screen.canvas)
             guard let key = terminal.readKey() else {
                 tick += 1
@@ -49,7 +64,10 @@ public final class MainTerminalApp {
             }
         }
         proxy.cancel()
-        _ = await run.result
+        await run.value
+        if case .some(.some(let error)) = ending, !state.hasQuit, !(error is CancellationError) {
+            throw error
+        }
     }
 
     /// The intents for a model of `state`: each reads the state it checks

@@ -48,12 +48,14 @@ public struct MainIntents {
 
 /// Draws the app and maps keys to intents.
 public enum MainTerminalView {
-    /// The screen for `state` on a terminal of `width` × `height`, and the
-    /// keys valid there.
+    /// The screen for `state` on a terminal of `width` × `height` (which
+    /// shows images with `imageProtocol`, if any), and the keys valid there.
     public static func screen(
-        _ state: Main.State, intents: MainIntents, tick: Int, width: Int, height: Int
+        _ state: Main.State, intents: MainIntents, tick: Int, width: Int, height: Int,
+        imageProtocol: InlineImageProtocol? = nil
     ) -> (canvas: Canvas, bindings: [KeyBinding]) {
         var canvas = Canvas(width: width, height: height)
+        canvas.imageProtocol = imageProtocol
         let title =
             switch state.scene {
             case .comics: "Oak Comics · comics"

@@ -3,28 +3,43 @@
 
 import Clocks
 import ComicsScene
+import Foundation
 import Oak
 import OakTesting
 import Testing
 
-extension TransducerTester where T == Comics {
+/// A tester of the Comics feature that also checks every output: the
+/// output is the state after the step, which these helpers follow in a
+/// state of their own (the tester's `state` may already be ahead, when
+/// effects answered without waiting).
+final class ComicsSteps {
+    let tester: TransducerTester<Comics>
+    private var expected: Comics.State
+
+    init(_ initialState: Comics.State = Comics.State(), env: ComicsEnv = .mock) {
+        tester = TransducerTester(Comics.self, initialState: initialState, env: env)
+        expected = initialState
+    }
+
     /// Sends `event`, which must change nothing; the output is the state.
     func unchanged(_ event: Comics.Event) async {
-        await send(event, output: state)
+        await tester.send(event, output: expected)
     }
 
     /// Sends `event`; the output is the new state, which `change` makes.
     func step(_ event: Comics.Event, _ change: @escaping (inout Comics.State) -> Void) async {
-        var expected = state
         change(&expected)
-        await send(event, output: expected, assert: change)
+        await tester.send(event, output: expected, assert: change)
     }
 
     /// Receives `event`; the output is the new state, which `change` makes.
     func answer(_ event: Comics.Event, _ change: @escaping (inout Comics.State) -> Void) async {
-        var expected = state
         change(&expected)
-        await receive(event, output: expected, assert: change)
+        await tester.receive(event, output: expected, assert: change)
+    }
+
+    func finish() async {
+        await tester.finish()
     }
 }
 
@@ -44,7 +59,7 @@ func slowEnv(clock: TestClock<Duration>, failing: Set<Int> = []) -> ComicsEnv {
 @Suite("Comics feature")
 struct ComicsTests {
     @Test func startsWithTheLatestAndWalksBackAndForth() async {
-        let tester = TransducerTester(Comics.self, initialState: Comics.State(), env: .mock)
+        let tester = ComicsSteps()
         await tester.step(.start) { $0.phase = .loading(.latest, showing: nil) }
         await tester.answer(.didLoad(.mock(10), isLatest: true, isFavourite: false)) {
             $0.phase = .showing(.mock(10))
@@ -64,15 +79,13 @@ struct ComicsTests {
     }
 
     @Test func thereIsNoComicBeforeTheFirst() async {
-        let tester = TransducerTester(
-            Comics.self, initialState: Comics.State(phase: .showing(.mock(1)), latest: 10), env: .mock)
+        let tester = ComicsSteps(Comics.State(phase: .showing(.mock(1)), latest: 10))
         await tester.step(.previous) { $0.notice = .noPrevious }
         await tester.finish()
     }
 
     @Test func aMissingComicIsNotFoundWithAWayOn() async {
-        let tester = TransducerTester(
-            Comics.self, initialState: Comics.State(phase: .showing(.mock(5)), latest: 10), env: .mock)
+        let tester = ComicsSteps(Comics.State(phase: .showing(.mock(5)), latest: 10))
         await tester.step(.previous) { $0.phase = .loading(.number(4), showing: .mock(5)) }
         await tester.answer(.didFail(.number(4), .notFound(4))) { $0.phase = .notFound(4) }
         await tester.step(.previous) { $0.phase = .loading(.number(3), showing: nil) }
@@ -81,8 +94,7 @@ struct ComicsTests {
     }
 
     @Test func aNumberOutsideTheRangeIsRefusedWithAMessage() async {
-        let tester = TransducerTester(
-            Comics.self, initialState: Comics.State(phase: .showing(.mock(5)), latest: 10), env: .mock)
+        let tester = ComicsSteps(Comics.State(phase: .showing(.mock(5)), latest: 10))
         await tester.step(.goTo(11)) { $0.notice = .outOfRange(11, latest: 10) }
         await tester.step(.goTo(0)) { $0.notice = .outOfRange(0, latest: 10) }
         await tester.step(.goTo(7)) {
@@ -94,8 +106,7 @@ struct ComicsTests {
     }
 
     @Test func randomPicksFromOneToTheLatest() async {
-        let tester = TransducerTester(
-            Comics.self, initialState: Comics.State(phase: .showing(.mock(2)), latest: 10), env: .mock)
+        let tester = ComicsSteps(Comics.State(phase: .showing(.mock(2)), latest: 10))
         // The mock picks the middle of 1…10.
         await tester.step(.random) { $0.phase = .loading(.random, showing: .mock(2)) }
         await tester.answer(.didLoad(.mock(5), isLatest: false, isFavourite: false)) { $0.phase = .showing(.mock(5)) }
@@ -104,8 +115,7 @@ struct ComicsTests {
 
     @Test func aLoadInFlightCanBeCancelled() async {
         let clock = TestClock()
-        let tester = TransducerTester(
-            Comics.self, initialState: Comics.State(phase: .showing(.mock(5)), latest: 10), env: slowEnv(clock: clock))
+        let tester = ComicsSteps(Comics.State(phase: .showing(.mock(5)), latest: 10), env: slowEnv(clock: clock))
         await tester.step(.next) { $0.phase = .loading(.number(6), showing: .mock(5)) }
         await tester.step(.cancel) {
             $0.phase = .showing(.mock(5))
@@ -117,8 +127,7 @@ struct ComicsTests {
 
     @Test func aNewLoadReplacesTheOneInFlight() async {
         let clock = TestClock()
-        let tester = TransducerTester(
-            Comics.self, initialState: Comics.State(phase: .showing(.mock(5)), latest: 10), env: slowEnv(clock: clock))
+        let tester = ComicsSteps(Comics.State(phase: .showing(.mock(5)), latest: 10), env: slowEnv(clock: clock))
         await tester.step(.next) { $0.phase = .loading(.number(6), showing: .mock(5)) }
         await tester.step(.goTo(8)) { $0.phase = .loading(.number(8), showing: .mock(5)) }
         await clock.advance(by: .seconds(1))
@@ -129,8 +138,8 @@ struct ComicsTests {
 
     @Test func aServerErrorIsShownAndRetriedByTheTransducer() async {
         let clock = TestClock()
-        let tester = TransducerTester(
-            Comics.self, initialState: Comics.State(phase: .showing(.mock(8)), latest: 10),
+        let tester = ComicsSteps(
+            Comics.State(phase: .showing(.mock(8)), latest: 10),
             env: slowEnv(clock: clock, failing: [9]))
         await tester.step(.next) { $0.phase = .loading(.number(9), showing: .mock(8)) }
         await clock.advance(by: .seconds(1))
@@ -152,8 +161,7 @@ struct ComicsTests {
     }
 
     @Test func favouritesAreToggledThroughTheTransducer() async {
-        let tester = TransducerTester(
-            Comics.self, initialState: Comics.State(phase: .showing(.mock(3)), latest: 10), env: .mock)
+        let tester = ComicsSteps(Comics.State(phase: .showing(.mock(3)), latest: 10))
         await tester.unchanged(.toggleFavourite)
         await tester.answer(.didSetFavourite(number: 3, isFavourite: true)) { $0.isFavourite = true }
         await tester.unchanged(.toggleFavourite)
@@ -166,8 +174,7 @@ struct ComicsTests {
         env.setFavourite = { (_: Comic, _: Bool) throws(FavouritesUnavailable) in
             throw FavouritesUnavailable("the database is damaged")
         }
-        let tester = TransducerTester(
-            Comics.self, initialState: Comics.State(phase: .showing(.mock(3)), latest: 10), env: env)
+        let tester = ComicsSteps(Comics.State(phase: .showing(.mock(3)), latest: 10), env: env)
         await tester.unchanged(.toggleFavourite)
         await tester.answer(.favouritesFailed(FavouritesUnavailable("the database is damaged"))) {
             $0.notice = .favouritesUnavailable("the database is damaged")
@@ -175,8 +182,31 @@ struct ComicsTests {
         await tester.finish()
     }
 
+    @Test func theImageFollowsItsComicForFrontEndsThatShowImages() async throws {
+        var env = ComicsEnv.mock
+        let mock = env
+        env.latest = { () async throws(ComicsError) -> Comic in
+            var comic = try await mock.latest()
+            comic.imageURL = URL(string: "https://example.com/10.png")
+            return comic
+        }
+        env.image = { url in url.lastPathComponent == "10.png" ? Data([0x89, 0x50]) : nil }
+        var comic = Comic.mock(10)
+        comic.imageURL = URL(string: "https://example.com/10.png")
+        let tester = ComicsSteps(env: env)
+        await tester.step(.start) { $0.phase = .loading(.latest, showing: nil) }
+        await tester.answer(.didLoad(comic, isLatest: true, isFavourite: false)) {
+            $0.phase = .showing(comic)
+            $0.latest = 10
+        }
+        await tester.answer(.didLoadImage(number: 10, Data([0x89, 0x50]))) { $0.image = Data([0x89, 0x50]) }
+        // An image for a comic no longer shown is not kept.
+        await tester.unchanged(.didLoadImage(number: 3, Data([1])))
+        await tester.finish()
+    }
+
     @Test func eventsThatMakeNoSenseChangeNothing() async {
-        let tester = TransducerTester(Comics.self, initialState: Comics.State(), env: .mock)
+        let tester = ComicsSteps()
         await tester.unchanged(.cancel)
         await tester.unchanged(.retry)
         await tester.unchanged(.toggleFavourite)

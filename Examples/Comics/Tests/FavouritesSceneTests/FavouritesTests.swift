@@ -7,24 +7,41 @@ import Oak
 import OakTesting
 import Testing
 
-extension TransducerTester where T == Favourites {
+/// A tester of the Favourites feature that also checks every output:
+/// `.changed` with the state after the step, which these helpers follow in
+/// a state of their own (the tester's `state` may already be ahead).
+final class FavouritesSteps {
+    let tester: TransducerTester<Favourites>
+    private var expected: Favourites.State
+
+    init(_ initialState: Favourites.State = Favourites.State(), env: FavouritesEnv = .mock) {
+        tester = TransducerTester(Favourites.self, initialState: initialState, env: env)
+        expected = initialState
+    }
+
     /// Sends `event`; its output is `.changed` with the state `change` makes.
     func step(_ event: Favourites.Event, _ change: ((inout Favourites.State) -> Void)? = nil) async {
-        var expected = state
-        change?(&expected)
         if let change {
-            await send(event, output: .changed(expected), assert: change)
+            change(&expected)
+            await tester.send(event, output: .changed(expected), assert: change)
         } else {
-            await send(event, output: .changed(expected))
+            await tester.send(event, output: .changed(expected))
         }
     }
 
     /// Receives `event`; its output is `.changed` with the state `change`
     /// makes.
     func answer(_ event: Favourites.Event, _ change: @escaping (inout Favourites.State) -> Void) async {
-        var expected = state
         change(&expected)
-        await receive(event, output: .changed(expected), assert: change)
+        await tester.receive(event, output: .changed(expected), assert: change)
+    }
+
+    func send(_ event: Favourites.Event, output: Favourites.Output) async {
+        await tester.send(event, output: output)
+    }
+
+    func finish() async {
+        await tester.finish()
     }
 }
 
@@ -35,7 +52,7 @@ let mockFavourites = (1...3).reversed().map {
 @Suite("Favourites feature")
 struct FavouritesTests {
     @Test func listsSelectsAndOpens() async {
-        let tester = TransducerTester(Favourites.self, initialState: Favourites.State(), env: .mock)
+        let tester = FavouritesSteps()
         await tester.step(.load)
         await tester.answer(.didLoad(mockFavourites)) { $0.phase = .list(mockFavourites) }
         await tester.step(.up)
@@ -47,8 +64,7 @@ struct FavouritesTests {
     }
 
     @Test func removesTheSelectedOne() async {
-        let tester = TransducerTester(
-            Favourites.self, initialState: Favourites.State(phase: .list(mockFavourites), selection: 2), env: .mock)
+        let tester = FavouritesSteps(Favourites.State(phase: .list(mockFavourites), selection: 2))
         await tester.step(.remove)
         await tester.answer(.didRemove(1)) {
             $0.phase = .list(Array(mockFavourites.prefix(2)))
@@ -59,8 +75,7 @@ struct FavouritesTests {
     }
 
     @Test func aStoreThatCannotBeReadIsShownNotFatal() async {
-        let tester = TransducerTester(
-            Favourites.self, initialState: Favourites.State(), env: .unavailable("the file is damaged"))
+        let tester = FavouritesSteps(env: .unavailable("the file is damaged"))
         await tester.step(.load)
         await tester.answer(.didFail(FavouritesError("the file is damaged"))) {
             $0.phase = .unavailable("the file is damaged")
