@@ -230,6 +230,39 @@ struct TerminationTests {
         #expect(!trace.contains("update:end"))
     }
 
+    @Test("3.3 the first stop requested wins: proxy.cancel() or the task's cancellation", arguments: [true, false])
+    func theFirstStopWins(proxyFirst: Bool) async throws {
+        let trace = Trace()
+        let gate = Gate()
+        let proxy = Scripted.Proxy()
+        // The run is held inside the delivery of "a" while both stops are
+        // requested, one after the other; "b" waits in the buffer.
+        let output = Callback<String> { value in
+            trace.append("out:\(value)")
+            if value == "a" { await gate.wait() }
+        }
+        for event in ["a", "b"] { try proxy.send(event) }
+        let run = Task {
+            try await Scripted.run(initialState: Scripted.State(trace: trace), proxy: proxy, output: output)
+        }
+        await trace.waitFor("out:a")
+        if proxyFirst {
+            proxy.cancel()
+            run.cancel()
+        } else {
+            run.cancel()
+            proxy.cancel()
+        }
+        gate.open()
+
+        if proxyFirst {
+            await #expect(throws: TransducerError.cancelled) { try await value(of: run) }
+        } else {
+            await #expect(throws: CancellationError.self) { try await value(of: run) }
+        }
+        #expect(!trace.contains("update:b"))
+    }
+
     @Test("3.3 cancel(with:) ends the run with that error after cancelling every operation")
     func proxyCancelWithErrorEndsRun() async throws {
         let trace = Trace()

@@ -102,7 +102,12 @@ extension BaseTransducer {
             if !carrier.state.isTerminal {
                 runLoop: while true {
                     if batch.isEmpty || channel.isStopRequested {
-                        if Task.isCancelled { throw CancellationError() }
+                        // A cancelled task is a stop request like the others:
+                        // the first stop requested wins (a `proxy.cancel()`
+                        // before the task's cancellation ends the run with
+                        // `TransducerError.cancelled`). The handler raises it
+                        // too; this covers a cancellation not yet seen by it.
+                        if Task.isCancelled { channel.stop(.taskCancelled) }
                         switch channel.refill(&batch) {
                         case .filled:
                             break
