@@ -117,7 +117,7 @@ struct FavouritesCommand: AsyncParsableCommand {
                 encoder.dateEncodingStrategy = .iso8601
                 print(
                     json
-                        ? String(decoding: try encoder.encode(all), as: UTF8.self)
+                        ? ComicsPlainView.escapingControlCharacters(String(decoding: try encoder.encode(all), as: UTF8.self))
                         : all.map { "#\($0.number)  \($0.title.plainText)" }.joined(separator: "\n"))
             case ("add", let number?):
                 let comic = try await ComicsPlainView.load(.number(number), env: env.comics).get()

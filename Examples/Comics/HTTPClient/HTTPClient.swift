@@ -1,7 +1,7 @@
 // A thin async HTTP client over URLSession (FoundationNetworking on Linux):
-// GET with a timeout, a bound on the response's size, and the status turned
-// into typed errors. See the decision note in the Comics README for why
-// URLSession and not AsyncHTTPClient.
+// GET with a timeout, a bound on the response's size enforced while it
+// arrives, no redirects followed, and the status turned into typed errors.
+// See decision 0020 for why URLSession and not AsyncHTTPClient.
 
 import Foundation
 
@@ -17,7 +17,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreachable(String)
     /// No answer within the timeout.
     case timedOut
-    /// The server answered with this status (not 2xx).
+    /// The server answered with this status (not 2xx; a redirect is not
+    /// followed and is reported with its status too).
     case status(Int)
     /// The body was larger than the limit.
     case tooLarge(limit: Int)
@@ -40,17 +41,12 @@ public struct HTTPClient: Sendable {
     public var timeout: TimeInterval
     /// The largest body accepted, in bytes.
     public var maxBodySize: Int
-    private let session: URLSession
 
-    /// A client with its own session (no cookies, no cache).
+    /// A client; every request uses an ephemeral session (no cookies, no
+    /// cache).
     public init(timeout: TimeInterval = 10, maxBodySize: Int = 1 << 20) {
         self.timeout = timeout
         self.maxBodySize = maxBodySize
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        self.session = URLSession(configuration: configuration)
     }
 
     /// GETs `url`; returns the body of a 2xx answer.
@@ -61,20 +57,114 @@ public struct HTTPClient: Sendable {
         var request = URLRequest(url: url)
         request.timeoutInterval = timeout
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch let error as URLError where error.code == .timedOut {
-            throw .timedOut
-        } catch let error as URLError {
-            throw .unreachable(error.localizedDescription)
-        } catch {
-            throw .unreachable("\(error)")
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let download = BoundedDownload(limit: maxBodySize)
+        let session = URLSession(configuration: configuration, delegate: download, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let task = session.dataTask(with: request)
+        let result = await withTaskCancellationHandler {
+            await download.run(task)
+        } onCancel: {
+            task.cancel()
         }
-        guard let http = response as? HTTPURLResponse else { throw .unreachable("not an HTTP answer") }
-        guard (200..<300).contains(http.statusCode) else { throw .status(http.statusCode) }
-        guard data.count <= maxBodySize else { throw .tooLarge(limit: maxBodySize) }
-        return data
+        return try result.get()
+    }
+}
+
+/// One download: collects the body as it arrives, stops it once it is over
+/// the limit, refuses redirects, and reports the outcome once.
+///
+/// Safety (`@unchecked Sendable`): every field is read and written under
+/// `lock`; URLSession calls the delegate methods on its own queue.
+final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private let limit: Int
+    private var body = Data()
+    private var status: Int?
+    private var isTooLarge = false
+    private var continuation: CheckedContinuation<Result<Data, HTTPError>, Never>?
+    private var outcome: Result<Data, HTTPError>?
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Starts `task` and returns its outcome.
+    func run(_ task: URLSessionDataTask) async -> Result<Data, HTTPError> {
+        // Resumed exactly once: by `finish`, which takes the continuation
+        // out under the lock, or at once if the outcome is already known.
+        await withCheckedContinuation { continuation in
+            let known = lock.withLock { () -> Result<Data, HTTPError>? in
+                if let outcome { return outcome }
+                self.continuation = continuation
+                return nil
+            }
+            if let known { continuation.resume(returning: known) } else { task.resume() }
+        }
+    }
+
+    private func finish(_ result: Result<Data, HTTPError>) {
+        let waiting = lock.withLock { () -> CheckedContinuation<Result<Data, HTTPError>, Never>? in
+            guard outcome == nil else { return nil }
+            outcome = result
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: result)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let status = (response as? HTTPURLResponse)?.statusCode
+        let tooLarge = response.expectedContentLength > Int64(limit)
+        lock.withLock {
+            self.status = status
+            if tooLarge { isTooLarge = true }
+        }
+        completionHandler(tooLarge ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let over = lock.withLock { () -> Bool in
+            body.append(data)
+            if body.count > limit { isTooLarge = true }
+            return isTooLarge
+        }
+        if over { dataTask.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        // Not followed: the answer is the redirect itself, a non-2xx status
+        // (URLSession then reports no response of its own).
+        lock.withLock { status = response.statusCode }
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (seen, body, isTooLarge) = lock.withLock { (self.status, self.body, self.isTooLarge) }
+        // A redirect that is not followed may reach neither delegate method:
+        // its status is then the task's response's.
+        let status = seen ?? (task.response as? HTTPURLResponse)?.statusCode
+        if isTooLarge {
+            finish(.failure(.tooLarge(limit: limit)))
+        } else if let error = error as? URLError {
+            finish(.failure(error.code == .timedOut ? .timedOut : .unreachable(error.localizedDescription)))
+        } else if let error {
+            finish(.failure(.unreachable("\(error)")))
+        } else if let status, !(200..<300).contains(status) {
+            finish(.failure(.status(status)))
+        } else if status == nil {
+            finish(.failure(.unreachable("not an HTTP answer")))
+        } else {
+            finish(.success(body))
+        }
     }
 }

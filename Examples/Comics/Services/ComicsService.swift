@@ -54,12 +54,13 @@ public struct ComicsSource: Sendable {
     public static func comic(from dto: ComicDTO, base: URL) -> Comic {
         let image = URL(string: dto.img).flatMap { url in isAllowed(url, base: base) ? url : nil }
         let link = base.appendingPathComponent("\(dto.num)/")
-        let date = "\(dto.year)-\(pad(dto.month))-\(pad(dto.day))"
+        let date = [dto.year, pad(dto.month), pad(dto.day)].map { String($0.filter(\.isASCII).filter(\.isNumber)) }
+            .joined(separator: "-")
         return Comic(number: dto.num, title: dto.title, alt: dto.alt, date: date, imageURL: image, link: link)
     }
 
     static func isAllowed(_ url: URL, base: URL) -> Bool {
-        guard let host = url.host, host == base.host else { return false }
+        guard let host = url.host, host == base.host, url.port == base.port else { return false }
         return url.scheme == "https" || url.scheme == base.scheme
     }
 

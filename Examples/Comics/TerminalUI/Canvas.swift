@@ -152,9 +152,12 @@ public struct Canvas: Equatable, Sendable {
                 // A word longer than a line: cut it.
                 var rest = Substring(word)
                 while TextWidth.columns(of: rest) > width {
-                    let head = truncate(String(rest), width: width, ellipsis: false)
+                    var head = truncate(String(rest), width: width, ellipsis: false)
+                    // A character wider than the line still takes a line
+                    // of its own: the loop always moves on.
+                    if head.isEmpty, let first = rest.first { head = String(first) }
                     lines.append(head)
-                    rest = rest.dropFirst(head.count)
+                    rest = rest.dropFirst(max(head.count, 1))
                 }
                 current = String(rest)
                 currentWidth = TextWidth.columns(of: rest)

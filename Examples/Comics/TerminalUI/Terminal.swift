@@ -95,6 +95,11 @@ public final class Terminal {
                 if attributes != 0 { attroff(Int32(attributes)) }
             }
         }
+        if imageProtocol == .iTerm2, canvas.image != drawnImage {
+            // iTerm2's images are cells ncurses believes blank: repaint
+            // everything so that none of an old image stays.
+            clearok(oak_stdscr(), true)
+        }
         refresh()
         drawImage(canvas.image)
     }
@@ -141,7 +146,7 @@ public final class Terminal {
     /// SIGTERM, SIGHUP and crash signals restore the terminal, then end the
     /// process as the signal would have. (Ctrl-C is a key in raw mode.)
     private static func installSignalHandlers() {
-        for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT] {
+        for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
             signal(signalNumber) { received in
                 endwin()
                 signal(received, SIG_DFL)

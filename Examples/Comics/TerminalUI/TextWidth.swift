@@ -11,7 +11,12 @@ public enum TextWidth {
 
     /// The columns one scalar takes: 0, 1 or 2.
     public static func columns(of scalar: Unicode.Scalar) -> Int {
-        switch scalar.value {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if scalar.properties.isEmojiPresentation { return 2 }
+        return switch scalar.value {
         case 0x0300...0x036F, 0x200B...0x200F, 0xFE00...0xFE0F, 0x20D0...0x20FF:
             0
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF,

@@ -222,7 +222,13 @@ public enum Comics: EffectTransducer {
             state.phase = .showing(comic)
             state.isFavourite = isFavourite
             state.image = nil
-            if isLatest || comic.number > (state.latest ?? 0) { state.latest = comic.number }
+            // The latest number comes from the latest comic; a comic past
+            // a known latest one moves it on (xkcd published one meanwhile).
+            if isLatest {
+                state.latest = comic.number
+            } else if let latest = state.latest, comic.number > latest {
+                state.latest = comic.number
+            }
         case .didFail(let request, let error):
             if case .notFound(let number) = error {
                 state.phase = .notFound(number)

@@ -19,7 +19,7 @@ public enum ComicsPlainView {
     public static func describe(_ result: Result<Comic, ComicsError>) -> String {
         switch result {
         case .success(let comic):
-            var lines = ["#\(comic.number): \(comic.title.plainText)", comic.date, "", comic.alt.plainText]
+            var lines = ["#\(comic.number): \(comic.title.plainText)", comic.date.plainText, "", comic.alt.plainText]
             if let image = comic.imageURL { lines.append("Image: \(image.absoluteString)") }
             if let link = comic.link { lines.append("Link: \(link.absoluteString)") }
             return lines.joined(separator: "\n")

@@ -90,7 +90,7 @@ public enum Favourites: EffectTransducer {
             state.notice = nil
             let number = selected.number
             return (
-                Effect(id: "remove") { env, input in
+                Effect(id: EffectID("remove \(number)")) { env, input in
                     do throws(FavouritesError) {
                         try await env.remove(number)
                     } catch {

@@ -69,9 +69,16 @@ public enum FavouritesTerminalView {
         case .list(let favourites) where favourites.isEmpty:
             canvas.add("No favourites yet: press f on a comic to keep it.", .dim)
         case .list(let favourites):
-            for (index, favourite) in favourites.enumerated() {
+            // A window of the list that keeps the selection on screen.
+            let visible = max(canvas.height - canvas.lines.count - 4, 1)
+            let first = min(max(model.state.selection - visible + 1, 0), max(favourites.count - visible, 0))
+            for index in first..<min(first + visible, favourites.count) {
+                let favourite = favourites[index]
                 let text = "#\(favourite.number)  \(favourite.title)"
                 canvas.add(text, index == model.state.selection ? .reverse : .normal)
+            }
+            if favourites.count > visible {
+                canvas.add("\(model.state.selection + 1) of \(favourites.count)", .dim)
             }
         }
         if let notice = model.state.notice {

@@ -205,6 +205,15 @@ struct ComicsTests {
         await tester.finish()
     }
 
+    @Test func aComicLoadedBeforeTheLatestIsKnownDoesNotBecomeTheLatest() async {
+        let tester = ComicsSteps(Comics.State(phase: .failed(.latest, .timedOut)))
+        await tester.step(.goTo(5)) { $0.phase = .loading(.number(5), showing: nil) }
+        await tester.answer(.didLoad(.mock(5), isLatest: false, isFavourite: false)) {
+            $0.phase = .showing(.mock(5))
+        }
+        await tester.finish()
+    }
+
     @Test func eventsThatMakeNoSenseChangeNothing() async {
         let tester = ComicsSteps()
         await tester.unchanged(.cancel)

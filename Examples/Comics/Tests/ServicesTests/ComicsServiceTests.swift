@@ -94,6 +94,14 @@ struct ComicsServiceTests {
         }
     }
 
+    @Test func aRedirectIsNotFollowed() async throws {
+        try await withLiveEnv { env, server in
+            server.inject(.status(302))
+            let result = await load(env, 3)
+            #expect(result == .failure(.server(status: 302)), "\(result)")
+        }
+    }
+
     @Test func aDroppedConnectionIsUnreachable() async throws {
         try await withLiveEnv { env, server in
             server.inject(.dropConnection, times: 2)
@@ -110,6 +118,12 @@ struct ComicsServiceTests {
             num: 1, title: "t", alt: "a", img: "https://xkcd.com/x.png", year: "2006", month: "1", day: "1")
         #expect(ComicsSource.comic(from: https, base: base).imageURL != nil)
         #expect(ComicsSource.comic(from: https, base: base).date == "2006-01-01")
+        let hostile = ComicDTO(
+            num: 1, title: "t", alt: "a", img: "", year: "\u{1B}]0;x\u{07}2006", month: "1", day: "1")
+        #expect(ComicsSource.comic(from: hostile, base: base).date == "02006-01-01")
+        let otherPort = ComicDTO(
+            num: 1, title: "t", alt: "a", img: "https://xkcd.com:8443/x.png", year: "2006", month: "1", day: "1")
+        #expect(ComicsSource.comic(from: otherPort, base: base).imageURL == nil)
     }
 }
 

@@ -30,6 +30,14 @@ struct CanvasTests {
         #expect(Canvas.truncate("日本語です", width: 5) == "日本…")
     }
 
+    @Test func aCharacterWiderThanTheLineStillMovesTheWrapOn() {
+        #expect(Canvas.wrap("日本", width: 1) == ["日", "本"])
+        // Combining marks take no column.
+        #expect(TextWidth.columns(of: "a" + String(repeating: "\u{05B0}", count: 100)) == 1)
+        #expect(Canvas.wrap("a" + String(repeating: "\u{05B0}", count: 100), width: 80).count == 1)
+        #expect(TextWidth.columns(of: "🚀") == 2)
+    }
+
     @Test func aLongAltTextIsCutToTheLinesItMayTake() {
         var canvas = Canvas(width: 20, height: 10)
         canvas.addWrapped(String(repeating: "word ", count: 100), maxLines: 3)
