@@ -115,9 +115,10 @@ struct FavouritesCommand: AsyncParsableCommand {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 encoder.dateEncodingStrategy = .iso8601
+                let encoded = String(decoding: try encoder.encode(all), as: UTF8.self)
                 print(
                     json
-                        ? ComicsPlainView.escapingControlCharacters(String(decoding: try encoder.encode(all), as: UTF8.self))
+                        ? ComicsPlainView.escapingControlCharacters(encoded)
                         : all.map { "#\($0.number)  \($0.title.plainText)" }.joined(separator: "\n"))
             case ("add", let number?):
                 let comic = try await ComicsPlainView.load(.number(number), env: env.comics).get()
