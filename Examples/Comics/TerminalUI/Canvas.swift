@@ -109,7 +109,8 @@ public struct Canvas: Equatable, Sendable {
     /// Appends `text` wrapped at word boundaries to the canvas's width,
     /// at most `maxLines` lines (the last one ends with "…" when cut).
     public mutating func addWrapped(_ text: String, _ style: Style = .normal, maxLines: Int = .max) {
-        let wrapped = Self.wrap(text.plainText, width: width)
+        // One line more than shown tells whether the text was cut.
+        let wrapped = Self.wrap(text.plainText, width: width, maxLines: maxLines == .max ? .max : maxLines + 1)
         for (index, line) in wrapped.prefix(maxLines).enumerated() {
             if index == maxLines - 1, wrapped.count > maxLines {
                 lines.append(Line(Self.truncate(line + " …", width: width), style))
@@ -136,12 +137,13 @@ public struct Canvas: Equatable, Sendable {
     }
 
     /// Splits `text` into lines of at most `width` columns, at spaces where
-    /// possible.
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    /// possible; stops after `maxLines` lines.
+    public static func wrap(_ text: String, width: Int, maxLines: Int = .max) -> [String] {
         var lines: [String] = []
         var current = ""
         var currentWidth = 0
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if lines.count >= maxLines { return Array(lines.prefix(maxLines)) }
             let wordWidth = TextWidth.columns(of: word)
             if currentWidth > 0, currentWidth + 1 + wordWidth > width {
                 lines.append(current)
@@ -171,7 +173,7 @@ public struct Canvas: Equatable, Sendable {
             currentWidth += wordWidth
         }
         if !current.isEmpty { lines.append(current) }
-        return lines
+        return Array(lines.prefix(maxLines))
     }
 
     /// `text` cut to `width` columns, ending with "…" when cut.

@@ -20,6 +20,11 @@ public enum Comics: EffectTransducer {
         case notFound(Int)
         /// Loading failed.
         case failed(Request, ComicsError)
+
+        /// Whether a load is in flight.
+        public var isLoading: Bool {
+            if case .loading = self { true } else { false }
+        }
     }
 
     /// What to load.

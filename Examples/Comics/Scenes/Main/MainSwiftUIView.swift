@@ -38,48 +38,29 @@ public struct MainView: View {
     /// The scene shown; `start` when the view appears (Main ignores it once
     /// the Comics feature runs).
     public var body: some View {
-        host.model(scope: Main.scope(of:), screen)
+        screen(host.state)
             .task { try? host.proxy.send(.start) }
     }
 
-    /// The scene of `state`; `main` makes Main's own intents.
-    private func screen(_ state: Main.State, main: Intents<Main, Main.Scope>) -> some View {
-        VStack(alignment: .leading, spacing: 16) {
+    /// The scene of `state`, with the intents of that state.
+    private func screen(_ state: Main.State) -> some View {
+        let intents = MainIntents(for: state, proxy: host.proxy) { [host] in host.state }
+        let main = intents.main
+        return VStack(alignment: .leading, spacing: 16) {
             switch state.scene {
             case .comics:
                 Button("Favourites") { main(.showFavourites)() }
-                if let model = comicsModel(state) {
+                if let model = intents.comicsModel(state) {
                     ComicsView(model)
                 } else {
                     Text("Starting…").foregroundStyle(.secondary)
                 }
             case .favourites:
                 Button("Comics") { main(.showComics)() }
-                if let model = favouritesModel(state) {
+                if let model = intents.favouritesModel(state) {
                     FavouritesView(model)
                 }
             }
-        }
-    }
-
-    /// The Comics feature's model, while it runs: its intents go to the
-    /// child's proxy and check the state Main last got from it.
-    private func comicsModel(_ state: Main.State) -> ComicsModel? {
-        state.comics.map { child in
-            let intents = Intents<Comics, Comics.Phase>(
-                for: state.comicsState, proxy: child.proxy, scope: Comics.scope(of:)
-            ) { [host] in host.state.comicsState }
-            return Comics.model(of: state.comicsState, intents: intents)
-        }
-    }
-
-    /// The Favourites feature's model, while it runs.
-    private func favouritesModel(_ state: Main.State) -> FavouritesModel? {
-        state.favourites.map { child in
-            let intents = Intents<Favourites, Favourites.State>(
-                for: state.favouritesState, proxy: child.proxy, scope: Favourites.scope(of:)
-            ) { [host] in host.state.favouritesState }
-            return Favourites.model(of: state.favouritesState, intents: intents)
         }
     }
 }

@@ -43,12 +43,22 @@ public final class MainTerminalApp {
         }
         // Until the user quits, or the run ends otherwise (then its error
         // is thrown once the terminal is restored).
+        // The screen is made and drawn again only when what it shows has
+        // changed: the state, the terminal's size, or the spinner's frame
+        // while something loads.
+        var shown: (state: Main.State, width: Int, height: Int, frame: Int)?
+        var bindings: [KeyBinding] = []
         while !state.hasQuit, ending == nil {
             let (width, height) = terminal.size
-            let screen = MainTerminalView.screen(
-                state, intents: intents(for: state), tick: tick, width: width, height: height,
-                imageProtocol: terminal.imageProtocol)
-            terminal.draw(screen.canvas)
+            let frame = state.comicsState.phase.isLoading ? tick : 0
+            if shown.map({ $0 != (state, width, height, frame) }) ?? true {
+                let screen = MainTerminalView.screen(
+                    state, intents: MainIntents(for: state, proxy: proxy) { [unowned self] in self.state },
+                    tick: frame, width: width, height: height, imageProtocol: terminal.imageProtocol)
+                terminal.draw(screen.canvas)
+                bindings = screen.bindings
+                shown = (state, width, height, frame)
+            }
             guard let key = terminal.readKey() else {
                 tick += 1
                 try? await Task.sleep(for: .milliseconds(40))
@@ -58,7 +68,7 @@ public final class MainTerminalApp {
             // this one leads to, once the runs (on this actor) have
             // processed it.
             let before = state
-            MainTerminalView.binding(for: key, in: screen.bindings)?.action()
+            MainTerminalView.binding(for: key, in: bindings)?.action()
             for _ in 0..<20 where state == before {
                 await Task.yield()
             }
@@ -68,22 +78,5 @@ public final class MainTerminalApp {
         if case .some(.some(let error)) = ending, !state.hasQuit, !(error is CancellationError) {
             throw error
         }
-    }
-
-    /// The intents for a model of `state`: each reads the state it checks
-    /// against from this front end, the latest the run reported.
-    func intents(for state: Main.State) -> MainIntents {
-        MainIntents(
-            main: Intents(for: state, proxy: proxy, scope: Main.scope(of:)) { [unowned self] in self.state },
-            comics: state.comics.map { child in
-                Intents(for: state.comicsState, proxy: child.proxy, scope: Comics.scope(of:)) { [unowned self] in
-                    self.state.comicsState
-                }
-            },
-            favourites: state.favourites.map { child in
-                Intents(for: state.favouritesState, proxy: child.proxy, scope: Favourites.scope(of:)) {
-                    [unowned self] in self.state.favouritesState
-                }
-            })
     }
 }

@@ -8,44 +8,6 @@ import FavouritesScene
 import Oak
 import TerminalUI
 
-extension Main {
-    /// The part of the state that decides which of Main's own intents are
-    /// valid.
-    public struct Scope: Hashable, Sendable {
-        /// The scene shown.
-        public var scene: Scene
-        /// Whether help is shown.
-        public var isHelpShown: Bool
-        /// Whether a number is being typed.
-        public var isTyping: Bool
-    }
-
-    /// The scope of `state`.
-    public static func scope(of state: State) -> Scope {
-        Scope(scene: state.scene, isHelpShown: state.isHelpShown, isTyping: state.prompt != nil)
-    }
-}
-
-/// What the terminal front end needs to draw the app and act on keys.
-public struct MainIntents {
-    /// Main's own intents.
-    public var main: Intents<Main, Main.Scope>
-    /// The Comics feature's intents, sent to its run through its handle.
-    public var comics: Intents<Comics, Comics.Phase>?
-    /// The Favourites feature's intents, while it runs.
-    public var favourites: Intents<Favourites, Favourites.State>?
-
-    /// The intents for one state.
-    public init(
-        main: Intents<Main, Main.Scope>, comics: Intents<Comics, Comics.Phase>?,
-        favourites: Intents<Favourites, Favourites.State>?
-    ) {
-        self.main = main
-        self.comics = comics
-        self.favourites = favourites
-    }
-}
-
 /// Draws the app and maps keys to intents.
 public enum MainTerminalView {
     /// The screen for `state` on a terminal of `width` × `height` (which
@@ -66,6 +28,9 @@ public enum MainTerminalView {
 
         var bindings: [KeyBinding] = []
         let main = intents.main
+        // Each model once: drawn, and asked for its keys.
+        let comics = state.scene == .comics ? intents.comicsModel(state) : nil
+        let favourites = state.scene == .favourites ? intents.favouritesModel(state) : nil
         if let prompt = state.prompt {
             canvas.add("Go to comic number: \(prompt)▏", .bold)
             canvas.add("Type the number, Enter to go, Esc to cancel.", .dim)
@@ -81,27 +46,20 @@ public enum MainTerminalView {
         } else if state.isHelpShown {
             bindings.append(KeyBinding([.character("?"), .escape], "close help") { main(.toggleHelp)() })
             bindings.append(KeyBinding([.character("q")], "quit") { main(.quit)() })
-            let sceneBindings = self.sceneBindings(state, intents: intents)
+            let sceneBindings = self.sceneBindings(state, main: main, comics: comics, favourites: favourites)
             canvas.add("Keys", .bold)
             for binding in sceneBindings + bindings {
                 canvas.add("  " + binding.summary)
             }
         } else {
-            switch state.scene {
-            case .comics:
-                if let comicsIntents = intents.comics {
-                    let model = Comics.model(of: state.comicsState, intents: comicsIntents)
-                    ComicsTerminalView.render(model, tick: tick, on: &canvas)
-                } else {
-                    canvas.add("Starting…", .dim)
-                }
-            case .favourites:
-                if let favouritesIntents = intents.favourites {
-                    let model = Favourites.model(of: state.favouritesState, intents: favouritesIntents)
-                    FavouritesTerminalView.render(model, on: &canvas)
-                }
+            if let comics {
+                ComicsTerminalView.render(comics, tick: tick, on: &canvas)
+            } else if let favourites {
+                FavouritesTerminalView.render(favourites, on: &canvas)
+            } else if state.scene == .comics {
+                canvas.add("Starting…", .dim)
             }
-            bindings = sceneBindings(state, intents: intents)
+            bindings = sceneBindings(state, main: main, comics: comics, favourites: favourites)
         }
         bindings.append(KeyBinding([.interrupt], "quit", inStatusBar: false) { main(.quit)() })
         canvas.status = Line(
@@ -109,25 +67,23 @@ public enum MainTerminalView {
         return (canvas, bindings)
     }
 
-    /// The keys of the scene shown, and Main's keys around it.
-    static func sceneBindings(_ state: Main.State, intents: MainIntents) -> [KeyBinding] {
-        let main = intents.main
+    /// The keys of the scene shown (its model's, if it runs), and Main's
+    /// keys around it.
+    static func sceneBindings(
+        _ state: Main.State, main: Intents<Main, Main.Scope>, comics: ComicsModel?, favourites: FavouritesModel?
+    ) -> [KeyBinding] {
         var bindings: [KeyBinding] = []
         switch state.scene {
         case .comics:
-            if let comicsIntents = intents.comics {
-                let model = Comics.model(of: state.comicsState, intents: comicsIntents)
-                bindings += ComicsTerminalView.bindings(model)
-                if model.offersGoTo {
+            if let comics {
+                bindings += ComicsTerminalView.bindings(comics)
+                if comics.offersGoTo {
                     bindings.append(KeyBinding([.character("g")], "go to") { main(.beginGoTo)() })
                 }
             }
             bindings.append(KeyBinding([.character("v")], "favourites") { main(.showFavourites)() })
         case .favourites:
-            if let favouritesIntents = intents.favourites {
-                let model = Favourites.model(of: state.favouritesState, intents: favouritesIntents)
-                bindings += FavouritesTerminalView.bindings(model)
-            }
+            if let favourites { bindings += FavouritesTerminalView.bindings(favourites) }
             bindings.append(KeyBinding([.character("v"), .escape], "comics") { main(.showComics)() })
         }
         bindings.append(KeyBinding([.character("?")], "help") { main(.toggleHelp)() })

@@ -115,13 +115,8 @@ struct MainTests {
         let app = MainHarness()
         try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
         let state = app.state
-        let comics = try #require(state.comics)
-        let intents = MainIntents(
-            main: Intents(for: state, proxy: app.proxy, scope: Main.scope(of:)) { app.state },
-            comics: Intents(for: state.comicsState, proxy: comics.proxy, scope: Comics.scope(of:)) {
-                app.state.comicsState
-            },
-            favourites: nil)
+        #expect(state.comics != nil)
+        let intents = MainIntents(for: state, proxy: app.proxy) { app.state }
         let screen = MainTerminalView.screen(state, intents: intents, tick: 0, width: 80, height: 20)
         let text = screen.canvas.plainText
         #expect(text.contains("#10 Comic 10"))
