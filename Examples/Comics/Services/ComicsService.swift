@@ -96,22 +96,17 @@ extension ComicsEnv {
             comic: { (number: Int) async throws(ComicsError) -> Comic in try await source.fetch(.comic(number)) },
             randomNumber: { Int.random(in: $0) },
             isFavourite: { (number: Int) throws(FavouritesUnavailable) -> Bool in
-                do throws(PersistenceError) {
-                    return try store.get().contains(number)
-                } catch {
-                    throw FavouritesUnavailable(error.description)
+                try store.using(FavouritesUnavailable.init) { store throws(PersistenceError) in
+                    try store.contains(number)
                 }
             },
             setFavourite: { (comic: Comic, isFavourite: Bool) throws(FavouritesUnavailable) in
-                do throws(PersistenceError) {
-                    let store = try store.get()
+                try store.using(FavouritesUnavailable.init) { store throws(PersistenceError) in
                     if isFavourite {
                         try store.add(StoredFavourite(number: comic.number, title: comic.title, addedAt: Date()))
                     } else {
                         try store.remove(comic.number)
                     }
-                } catch {
-                    throw FavouritesUnavailable(error.description)
                 }
             },
             image: { url in

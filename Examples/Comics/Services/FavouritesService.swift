@@ -9,20 +9,12 @@ extension FavouritesEnv {
     public static func live(_ store: Result<FavouritesStore, PersistenceError>) -> FavouritesEnv {
         FavouritesEnv(
             all: { () throws(FavouritesError) -> [Favourite] in
-                do throws(PersistenceError) {
-                    return try store.get().all().map {
-                        Favourite(number: $0.number, title: $0.title, added: $0.addedAt)
-                    }
-                } catch {
-                    throw FavouritesError(error.description)
+                try store.using(FavouritesError.init) { store throws(PersistenceError) in
+                    try store.all().map { Favourite(number: $0.number, title: $0.title, added: $0.addedAt) }
                 }
             },
             remove: { (number: Int) throws(FavouritesError) in
-                do throws(PersistenceError) {
-                    try store.get().remove(number)
-                } catch {
-                    throw FavouritesError(error.description)
-                }
+                try store.using(FavouritesError.init) { store throws(PersistenceError) in try store.remove(number) }
             })
     }
 }
