@@ -29,48 +29,9 @@ struct DocumentationSamplesTests {
         // The composition and state-scoped action articles' samples too.
         let compositionArticleTests = thisFile.deletingLastPathComponent()
             .appendingPathComponent("Composition/CompositionArticleTests.swift")
-        let code =
-            Self.significantLines(of: try String(contentsOf: thisFile, encoding: .utf8))
-            + Self.significantLines(of: try String(contentsOf: hostingArticleTests, encoding: .utf8))
-            + Self.significantLines(of: try String(contentsOf: compositionArticleTests, encoding: .utf8))
-        let articles = try FileManager.default.contentsOfDirectory(atPath: catalog.path)
-            .filter { $0.hasSuffix(".md") }
-            .sorted()
-        #expect(!articles.isEmpty)
-        for article in articles {
-            let text = try String(contentsOf: catalog.appendingPathComponent(article), encoding: .utf8)
-            for sample in Self.swiftSamples(in: text) {
-                let lines = Self.significantLines(of: sample)
-                guard let first = lines.first, !Self.exempt.contains(first) else { continue }
-                let found = (0...max(0, code.count - lines.count)).contains { start in
-                    Array(code[start..<min(code.count, start + lines.count)]) == lines
-                }
-                #expect(found, "A sample of \(article) is not in \(thisFile.lastPathComponent): \(first) …")
-            }
-        }
-    }
-
-    /// The contents of the ```swift blocks of a Markdown text.
-    static func swiftSamples(in markdown: String) -> [String] {
-        var samples: [String] = []
-        var current: [Substring]?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if current == nil, trimmed == "```swift" {
-                current = []
-            } else if current != nil, trimmed == "```" {
-                samples.append(current?.joined(separator: "\n") ?? "")
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return samples
-    }
-
-    /// The lines of `text` without indentation, blank lines left out.
-    static func significantLines(of text: String) -> [String] {
-        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let code = try DocumentationSamples.code(of: [thisFile, hostingArticleTests, compositionArticleTests])
+        let missing = try DocumentationSamples.missing(from: catalog, in: code, exempt: Self.exempt)
+        #expect(missing.isEmpty, "Samples not in \(thisFile.lastPathComponent) and the article tests: \(missing)")
     }
 }
 

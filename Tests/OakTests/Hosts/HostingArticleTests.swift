@@ -276,11 +276,11 @@ struct HostingArticleTests {
         let packageRoot = thisFile.deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let article = packageRoot.appendingPathComponent("Sources/Oak/Oak.docc/HostingATransducer.md")
-        let code = DocumentationSamplesTests.significantLines(of: try String(contentsOf: thisFile, encoding: .utf8))
-        let samples = DocumentationSamplesTests.swiftSamples(in: try String(contentsOf: article, encoding: .utf8))
+        let code = DocumentationSamples.significantLines(of: try String(contentsOf: thisFile, encoding: .utf8))
+        let samples = DocumentationSamples.swiftSamples(in: try String(contentsOf: article, encoding: .utf8))
         #expect(samples.count == 7)
         for sample in samples {
-            let lines = DocumentationSamplesTests.significantLines(of: sample)
+            let lines = DocumentationSamples.significantLines(of: sample)
             guard let first = lines.first else { continue }
             let found = (0...max(0, code.count - lines.count)).contains { start in
                 Array(code[start..<min(code.count, start + lines.count)]) == lines

@@ -1,0 +1,1 @@
+../../OakTests/Support/DocumentationSamples.swift
