@@ -16,10 +16,6 @@ struct ObservableTransducerHostReleaseTests {
     /// that run on the main actor meanwhile.
     nonisolated static let hostCount = isMemoryChild ? 10_000 : 2_000
 
-    /// Whether ThreadSanitizer or AddressSanitizer is linked in: their
-    /// allocators do not return freed memory, so resident memory says nothing.
-    nonisolated static let isSanitized = isLinked("__tsan_init") || isLinked("__asan_init")
-
     /// Set in the child process that measures resident memory on its own.
     nonisolated static let isMemoryChild = ProcessInfo.processInfo.environment["OAK_HOST_MEMORY_CHILD"] == "1"
 
@@ -102,28 +98,8 @@ struct ObservableTransducerHostReleaseTests {
     /// run there).
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test(.enabled(if: !isMemoryChild && !isSanitized))
-    nonisolated func residentMemoryReturnsToItsBaseline() throws {
-        #if os(Linux)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "residentMemoryOfReleasedHosts"]
-        // Swift Testing caches a backtrace for every error thrown while a test
-        // runs (it hooks `swift_willThrow`) and flushes that cache only
-        // between tests; every released host's run throws
-        // `CancellationError`, so the cache would be measured with it. The
-        // child turns the cache off to measure Oak alone.
-        child.environment = ProcessInfo.processInfo.environment.merging([
-            "OAK_HOST_MEMORY_CHILD": "1", "SWT_SWIFT_ERROR_BACKTRACING_ENABLED": "0",
-        ]) { $1 }
-        let output = Pipe()
-        child.standardOutput = output
-        child.standardError = output
-        try child.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        #expect(child.terminationStatus == 0, "the memory measurement failed:\n\(printed)")
-        #expect(printed.contains("residentMemoryOfReleasedHosts() passed"), "\(printed)")
-        #endif
+    nonisolated func residentMemoryReturnsToItsBaseline() async throws {
+        try await runInChildProcess("residentMemoryOfReleasedHosts", environment: ["OAK_HOST_MEMORY_CHILD": "1"])
     }
 
     /// Creates and releases 10,000 hosts per round: after a first round that

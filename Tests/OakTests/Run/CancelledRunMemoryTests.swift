@@ -56,24 +56,9 @@ struct CancelledRunMemoryTests {
     /// Runs ``residentMemoryOfCancelledRuns()`` in a child process, alone,
     /// with Swift Testing's backtrace cache off. Not under a sanitizer, whose
     /// allocator keeps freed memory on purpose.
-    @Test(.enabled(if: !isMemoryChild && !isLinked("__tsan_init") && !isLinked("__asan_init")))
-    func residentMemoryReturnsToItsBaseline() throws {
-        #if os(Linux)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "residentMemoryOfCancelledRuns"]
-        child.environment = ProcessInfo.processInfo.environment.merging([
-            "OAK_CANCELLED_RUNS_CHILD": "1", "SWT_SWIFT_ERROR_BACKTRACING_ENABLED": "0",
-        ]) { $1 }
-        let output = Pipe()
-        child.standardOutput = output
-        child.standardError = output
-        try child.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        #expect(child.terminationStatus == 0, "the memory measurement failed:\n\(printed)")
-        #expect(printed.contains("residentMemoryOfCancelledRuns() passed"), "\(printed)")
-        #endif
+    @Test(.enabled(if: !isMemoryChild && !isSanitized))
+    func residentMemoryReturnsToItsBaseline() async throws {
+        try await runInChildProcess("residentMemoryOfCancelledRuns", environment: ["OAK_CANCELLED_RUNS_CHILD": "1"])
     }
 
     /// After a first round that fills the allocator's pools, four more

@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import Oak
 import Observation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -287,5 +288,46 @@ func isLinked(_ name: String) -> Bool {
     dlsym(nil, name) != nil
     #else
     false
+    #endif
+}
+
+/// Whether this test process runs under ThreadSanitizer or AddressSanitizer,
+/// whose allocators keep freed memory on purpose.
+let isSanitized = isLinked("__tsan_init") || isLinked("__asan_init")
+
+/// Runs the Swift Testing test `test` of this test binary in a child
+/// process, alone, with `environment` added (and Swift Testing's cache of
+/// error backtraces off, so that a memory measurement sees Oak alone), and
+/// records an issue unless it passed. Awaits the child without blocking a
+/// thread of the cooperative pool; what it printed goes to a file.
+func runInChildProcess(
+    _ test: String, environment: [String: String], sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    #if os(Linux)
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("oak-child-\(UUID().uuidString).log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: log) }
+    let output = try FileHandle(forWritingTo: log)
+    defer { try? output.close() }
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+    child.arguments = ["--testing-library", "swift-testing", "--filter", test]
+    child.environment = ProcessInfo.processInfo.environment
+        .merging(environment) { $1 }
+        .merging(["SWT_SWIFT_ERROR_BACKTRACING_ENABLED": "0"]) { $1 }
+    child.standardOutput = output
+    child.standardError = output
+    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+        // Resumed exactly once: by the termination handler, or by the failed
+        // launch (then the handler never runs).
+        child.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do { try child.run() } catch {
+            child.terminationHandler = nil
+            continuation.resume(throwing: error)
+        }
+    }
+    let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    #expect(status == 0, "the child process failed:\n\(printed)", sourceLocation: sourceLocation)
+    #expect(printed.contains("\(test)() passed"), "\(printed)", sourceLocation: sourceLocation)
     #endif
 }
