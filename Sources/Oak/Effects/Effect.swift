@@ -61,12 +61,27 @@ public struct Effect<T: EffectTransducer> {
         case boxed(Box)
     }
 
+    /// An effect of a kind that is not stored inline.
     @usableFromInline
     final class Box {
-        @usableFromInline let kind: Kind
+        @usableFromInline let kind: Boxed
 
         @usableFromInline
-        init(_ kind: Kind) { self.kind = kind }
+        init(_ kind: Boxed) { self.kind = kind }
+    }
+
+    /// The kinds a ``Box`` holds: every kind that `Storage` does not store
+    /// inline, and no other, so that executing a boxed effect has no case
+    /// that cannot happen.
+    @usableFromInline
+    enum Boxed {
+        case events([Event])
+        /// An operation with an `id` or a delay.
+        case operation(Operation)
+        case cancel(EffectID)
+        case isolatedAction(@Sendable (Env, isolated any Actor) async throws -> sending [Event])
+        case asyncActions(@Sendable @isolated(any) (Env) async throws -> sending [Event])
+        case combined([Effect])
     }
 
     @inlinable
@@ -83,7 +98,12 @@ public struct Effect<T: EffectTransducer> {
         case .asyncAction(let action): storage = .asyncAction(action)
         case .operation(let operation) where operation.id == nil && operation.delay == nil:
             storage = .operation(operation.body)
-        default: storage = .boxed(Box(kind))
+        case .operation(let operation): storage = .boxed(Box(.operation(operation)))
+        case .events(let events): storage = .boxed(Box(.events(events)))
+        case .cancel(let id): storage = .boxed(Box(.cancel(id)))
+        case .isolatedAction(let action): storage = .boxed(Box(.isolatedAction(action)))
+        case .asyncActions(let action): storage = .boxed(Box(.asyncActions(action)))
+        case .combined(let effects): storage = .boxed(Box(.combined(effects)))
         }
     }
 
@@ -96,10 +116,20 @@ public struct Effect<T: EffectTransducer> {
         case .perform(let body): .perform(body)
         case .asyncAction(let action): .asyncAction(action)
         case .operation(let body): .operation(Operation(id: nil, body: body))
-        case .boxed(let box): box.kind
+        case .boxed(let box):
+            switch box.kind {
+            case .events(let events): .events(events)
+            case .operation(let operation): .operation(operation)
+            case .cancel(let id): .cancel(id)
+            case .isolatedAction(let action): .isolatedAction(action)
+            case .asyncActions(let action): .asyncActions(action)
+            case .combined(let effects): .combined(effects)
+            }
         }
     }
 
+    /// Every kind of effect, as its constructors describe it; ``init(kind:)``
+    /// stores it inline or boxed, ``kind`` reads it back.
     @usableFromInline
     enum Kind {
         case event(Event)

@@ -141,7 +141,13 @@ protocol _RunnableEffect {
     var asyncAction: (@Sendable @isolated(any) (Env) async throws -> sending T.Event)? { get }
 
     /// Executes the kinds that need to suspend (async and isolated actions,
-    /// a combination that contains one), and any other kind as well.
+    /// a combination that contains one). `execute` calls it only for what
+    /// `executeSync` returned `nil` for; the other kinds are handed back to
+    /// `executeSync`. (A step type that carried the suspending work out of
+    /// `executeSync` would leave no such case, but a switch case that moves
+    /// a payload out makes Swift copy the whole effect before the switch, on
+    /// every step: W2 went from 25 to 30–33 ns per step in OakProfile A/B
+    /// runs. Decision 0016.)
     func executeAsync(
         _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
     ) async throws -> _Outcome<T.Event>
@@ -242,8 +248,7 @@ extension Effect: _RunnableEffect {
                     context.cancelledOperations.append(cancelled)
                 }
                 return .noEvent
-            case .event, .action, .perform, .isolatedAction, .asyncAction, .asyncActions, .combined:
-                // `.event`, `.action` and `.perform` are stored inline, never boxed.
+            case .isolatedAction, .asyncActions, .combined:
                 return nil
             }
         }
@@ -282,14 +287,6 @@ extension Effect: _RunnableEffect {
         switch box.kind {
         case .events, .operation, .cancel:
             return try executeSync(&context, isolation: isolation) ?? .noEvent
-        case .event(let event):
-            // Stored inline, never boxed (`init(kind:)`); complete for safety.
-            return .one(event)
-        case .action(let action):
-            return .one(try action(context.env, context.input))
-        case .perform(let body):
-            body()
-            return .noEvent
         case .isolatedAction(let action):
             if context.isInspecting { context.recordActionStarted() }
             // Safety: `env` stays on the run's isolation (the action runs
@@ -297,8 +294,6 @@ extension Effect: _RunnableEffect {
             // such an `Env` can start a run without isolation).
             nonisolated(unsafe) let env = context.env
             return .many(try await action(env, context.actor(for: isolation)))
-        case .asyncAction(let action):
-            return .one(try await Self.perform(action, &context, isolation: isolation))
         case .asyncActions(let action):
             if context.isInspecting { context.recordActionStarted() }
             // Safety: see `perform`.
