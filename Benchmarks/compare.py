@@ -226,6 +226,10 @@ def build_rows(results) -> list[Row]:
         "W8", "W8", "flat", "oak", 2.0, unit="ns/event",
         note="an event through a parent to a child and its output back; floor column: one flat transducer",
     )
+    time_row(
+        "W8", "W8b", "flat", "embedded", 2.0, unit="ns/event",
+        note="W8 with the child embedded: its update called by the parent's, its output the parent's next event",
+    )
     time_row("W8a", "W8a", "flat", "oak", 2.0, unit="ns/event", note="W8 with both runs on an actor")
     w7 = get(results, "W7")
     tester = stat(w7, "testerNs", True, "testerMallocs")
@@ -441,6 +445,7 @@ EXPECTED = [
     ("W7", "", "testerNs"),
     ("W8", "", "flatNs"),
     ("W8", "", "oakNs"),
+    ("W8", "", "embeddedNs"),
     ("W8a", "", "flatNs"),
     ("W8a", "", "oakNs"),
 ]

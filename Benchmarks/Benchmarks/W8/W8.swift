@@ -1,6 +1,8 @@
 // W8: composition. N events routed through a parent to a child transducer
 // and the child's output back to the parent, next to the same work in one
 // flat transducer, in the same iterations. Target: composed ≤ 2 × flat.
+// W8b, in the same iterations: the child embedded in the parent (its update
+// called by the parent's).
 // The workload: Sources/Workloads/W8.swift.
 
 import BenchHarness
@@ -15,6 +17,7 @@ let benchmarks: @Sendable () -> Void = {
         [
             Contender("flat") { blackHole(try await W8Workload.flat(n: n)) },
             Contender("oak") { blackHole(try await W8Workload.composed(n: n)) },
+            Contender("embedded") { blackHole(try await W8Workload.embedded(n: n)) },
         ])
     pairedBenchmark(
         "W8a", n: n, iterations: 40,

@@ -3,7 +3,7 @@
 //     swift build --package-path Benchmarks -c release --product OakProfile
 //     valgrind --tool=callgrind Benchmarks/.build/release/OakProfile w3 oak 2000
 //
-// Usage: OakProfile <w1|w1b|w2|w2a|w3|w3a|w3b|w4|w5|w6|w6a|w7|w8|w8a> <oak|floor|floorA> [n] [repeat]
+// Usage: OakProfile <w1|w1b|w2|w2a|w3|w3a|w3b|w4|w5|w6|w6a|w7|w8|w8a|w8b> <oak|floor|floorA> [n] [repeat]
 
 import BenchSupport
 import Workloads
@@ -14,7 +14,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    print("usage: OakProfile <w1|w1b|w2|w2a|w3|w3a|w3b|w4|w5|w6|w6a|w7|w8|w8a> <oak|floor|floorA> [n] [repeat]")
+    print("usage: OakProfile <w1|w1b|w2|w2a|w3|w3a|w3b|w4|w5|w6|w6a|w7|w8|w8a|w8b> <oak|floor|floorA> [n] [repeat]")
     exit(2)
 }
 let workload = arguments[1]
@@ -42,6 +42,7 @@ func runOnce() async throws {
     case ("w7", "oak"): await W7Workload.tester(n: n)
     case ("w8", "floor"): _ = try await W8Workload.flat(n: n)
     case ("w8", "oak"): _ = try await W8Workload.composed(n: n)
+    case ("w8b", "oak"): _ = try await W8Workload.embedded(n: n)
     case ("w8a", "floor"): _ = try await W8OnActor().flat(n: n)
     case ("w8a", "oak"): _ = try await W8OnActor().composed(n: n)
     case ("w3", "floor"): _ = await W3Workload.floor(n: n)

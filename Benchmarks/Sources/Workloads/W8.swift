@@ -4,6 +4,11 @@
 // with back pressure) and the parent adds it up. Next to it, the same work in
 // one flat transducer: N events, each doubled and added up in one update.
 // Target: composed ≤ 2 × flat.
+//
+// W8b: the same routing with the child embedded: the child's state is part
+// of the parent's, the parent's update calls the child's, and the child's
+// output comes back as the parent's next event (`.event`). No run, channel
+// or task of its own: the form for a child without effects.
 
 import BenchSupport
 import Oak
@@ -59,6 +64,37 @@ public enum W8Workload {
         }
     }
 
+    /// The parent with the child embedded: its update calls the child's and
+    /// feeds the output back as its next event.
+    enum Embedding: EffectTransducer {
+        struct State: Terminable, Sendable {
+            var child = Doubler.State()
+            var answers = 0
+            var total = 0
+            let limit: Int
+            var isTerminal: Bool { answers >= limit }
+        }
+
+        enum Event: Sendable {
+            case value(Int)
+            case doubled(Int)
+        }
+
+        typealias Output = Int
+
+        static func update(_ state: inout State, event: Event) -> (Self.Effect?, Int) {
+            switch event {
+            case .value(let value):
+                let output = Doubler.update(&state.child, event: .value(value))
+                return (.event(.doubled(output)), state.total)
+            case .doubled(let value):
+                state.answers += 1
+                state.total = add(state.total, value)
+                return (nil, state.total)
+            }
+        }
+    }
+
     /// The flat transducer: the child's and the parent's work in one update.
     enum Flat: EffectTransducer {
         struct State: Terminable, Sendable {
@@ -90,6 +126,17 @@ public enum W8Workload {
             try proxy.send(.value(value))
         }
         let run = Task { try await Flat.run(initialState: Flat.State(limit: n), proxy: proxy, env: ()) }
+        return try await run.value
+    }
+
+    /// The parent with the child embedded: `n` events sent through the
+    /// parent's proxy, then `run` in a task until `n` answers came back.
+    public static func embedded(n: Int) async throws -> Int {
+        let proxy = Embedding.Proxy(bufferSize: n)
+        for value in 0..<n {
+            try proxy.send(.value(value))
+        }
+        let run = Task { try await Embedding.run(initialState: Embedding.State(limit: n), proxy: proxy, env: ()) }
         return try await run.value
     }
 

@@ -43,6 +43,51 @@ enum DocComposition {
         }
     }
 
+    /// A stepper: a pure transducer, embedded in the settings that follow
+    /// (one sample of the article, so no comment between the two).
+    enum Stepper: Transducer {
+        struct State: NonTerminal, Sendable {
+            var value: Int
+            var step: Int
+        }
+
+        enum Event: Sendable {
+            case increment
+            case decrement
+        }
+
+        static func update(_ state: inout State, event: Event) -> Int {
+            switch event {
+            case .increment: state.value += state.step
+            case .decrement: state.value -= state.step
+            }
+            return state.value
+        }
+    }
+
+    enum Settings: EffectTransducer {
+        struct State: NonTerminal, Sendable {
+            var fontSize = Stepper.State(value: 12, step: 2)
+            var preview = "12 pt"
+        }
+
+        enum Event: Sendable {
+            case fontSize(Stepper.Event)
+            case fontSizeChanged(Int)
+        }
+
+        static func update(_ state: inout State, event: Event) -> Self.Effect? {
+            switch event {
+            case .fontSize(let event):
+                let size = Stepper.update(&state.fontSize, event: event)
+                return .event(.fontSizeChanged(size))
+            case .fontSizeChanged(let size):
+                state.preview = "\(size) pt"
+                return nil
+            }
+        }
+    }
+
     /// A kitchen: one timer per dish, each a child bound to the state.
     enum Kitchen: EffectTransducer {
         struct State: NonTerminal, Sendable {
@@ -200,6 +245,19 @@ enum DocComposition {
                 #expect(again == .stale)
             }
             host.cancel()
+        }
+
+        @Test func anEmbeddedChildAnswersAsTheParentsNextEvent() {
+            var state = Settings.State()
+            let (effect, _) = Settings.compute(&state, event: .fontSize(.increment))
+            #expect(state.fontSize.value == 14)
+            guard case .event(.fontSizeChanged(let size)) = effect?.summary else {
+                Issue.record("expected the stepper's output as the next event, got \(String(describing: effect?.summary))")
+                return
+            }
+            #expect(size == 14)
+            _ = Settings.compute(&state, event: .fontSizeChanged(14))
+            #expect(state.preview == "14 pt")
         }
 
         @Test func twoTransducersRunSideBySide() async throws {
