@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
@@ -39,19 +40,23 @@ let package = Package(
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
         // Terminal infrastructure: keys, drawing, resize, restore.
         .target(name: "TerminalUI", dependencies: ["CNcurses", "Common"], path: "TerminalUI"),
+        // Web infrastructure: HTML that escapes what it interpolates, the
+        // page shell, forms; no HTTP server and no feature.
+        .target(name: "WebUI", dependencies: ["Common"], path: "WebUI"),
         // Features: domain types, transducer, port, views.
         .target(
             name: "ComicsScene",
-            dependencies: [.product(name: "Oak", package: "Oak"), "Common", "TerminalUI"],
+            dependencies: [.product(name: "Oak", package: "Oak"), "Common", "TerminalUI", "WebUI"],
             path: "Scenes/Comics"),
         .target(
             name: "FavouritesScene",
-            dependencies: [.product(name: "Oak", package: "Oak"), "Common", "TerminalUI"],
+            dependencies: [.product(name: "Oak", package: "Oak"), "Common", "TerminalUI", "WebUI"],
             path: "Scenes/Favourites"),
         .target(
             name: "MainScene",
             dependencies: [
-                .product(name: "Oak", package: "Oak"), "Common", "TerminalUI", "ComicsScene", "FavouritesScene",
+                .product(name: "Oak", package: "Oak"), "Common", "TerminalUI", "WebUI", "ComicsScene",
+                "FavouritesScene",
             ],
             path: "Scenes/Main"),
         // Adapters: the ports' live implementations.
@@ -67,6 +72,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "FixtureServer"),
+        // The web front end: a Hummingbird server hosting one Main run per
+        // browser session; renders states with the scenes' web views and
+        // turns requests into their intents. No feature logic.
+        .target(
+            name: "WebServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Oak", package: "Oak"),
+                "Common", "WebUI", "MainScene", "ComicsScene", "FavouritesScene",
+            ],
+            path: "WebServer"),
         // The injector: options, adapters, start.
         .executableTarget(
             name: "App",
@@ -76,7 +94,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 "Common", "TerminalUI", "ComicsScene", "FavouritesScene", "MainScene", "Services",
-                "Persistence", "HTTPClient", "FixtureServer",
+                "Persistence", "HTTPClient", "FixtureServer", "WebServer",
             ],
             path: "App"),
         .testTarget(
@@ -117,6 +135,19 @@ let package = Package(
             name: "TerminalUITests",
             dependencies: ["TerminalUI"],
             path: "Tests/TerminalUITests"),
+        .testTarget(
+            name: "WebUITests",
+            dependencies: ["WebUI"],
+            path: "Tests/WebUITests"),
+        .testTarget(
+            name: "WebServerTests",
+            dependencies: [
+                "WebServer", "WebUI", "MainScene", "ComicsScene", "FavouritesScene", "Services", "FixtureServer",
+                "Persistence", "HTTPClient",
+                .product(name: "Oak", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/WebServerTests"),
         .testTarget(
             name: "AppTests",
             dependencies: ["App", "FixtureServer"],

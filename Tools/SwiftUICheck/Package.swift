@@ -10,7 +10,7 @@
 // `Sources/Oak` is a symbolic link to the library's sources, compiled here as
 // module `Oak` with the stand-in as a dependency, so `#if canImport(SwiftUI)`
 // holds and the adapter compiles inside Oak exactly as on Apple platforms.
-// Likewise `Sources/Common`, `TerminalUI`, `CNcurses`, `ComicsScene`,
+// Likewise `Sources/Common`, `TerminalUI`, `WebUI`, `CNcurses`, `ComicsScene`,
 // `FavouritesScene` and `MainScene` are symbolic links to the Comics app's
 // modules of the same names, whose SwiftUI views compile only here on Linux.
 // Keep the dependencies of the `Oak` target in step with ../../Package.swift,
@@ -56,11 +56,12 @@ let package = Package(
             name: "CNcurses", path: "Sources/CNcurses",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
         .target(name: "TerminalUI", dependencies: ["CNcurses", "Common"]),
-        .target(name: "ComicsScene", dependencies: ["Oak", "Common", "TerminalUI", "SwiftUI"]),
-        .target(name: "FavouritesScene", dependencies: ["Oak", "Common", "TerminalUI", "SwiftUI"]),
+        .target(name: "WebUI", dependencies: ["Common"]),
+        .target(name: "ComicsScene", dependencies: ["Oak", "Common", "TerminalUI", "WebUI", "SwiftUI"]),
+        .target(name: "FavouritesScene", dependencies: ["Oak", "Common", "TerminalUI", "WebUI", "SwiftUI"]),
         .target(
             name: "MainScene",
-            dependencies: ["Oak", "Common", "TerminalUI", "ComicsScene", "FavouritesScene", "SwiftUI"]),
+            dependencies: ["Oak", "Common", "TerminalUI", "WebUI", "ComicsScene", "FavouritesScene", "SwiftUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,7 +18,8 @@ import TerminalUI
 struct ComicsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comics", abstract: "Read comics in your terminal; offline by default.",
-        subcommands: [Browse.self, Show.self, FavouritesCommand.self, Graph.self], defaultSubcommand: Browse.self)
+        subcommands: [Browse.self, Show.self, FavouritesCommand.self, Graph.self, Serve.self],
+        defaultSubcommand: Browse.self)
 }
 
 /// Where comics and favourites come from.
@@ -32,6 +33,7 @@ struct Sources: ParsableArguments {
     /// Runs `body` with the features' live ports; the offline catalog's
     /// server runs meanwhile.
     func withEnv<R>(
+        loadsImages: Bool = MainTerminalApp.showsImages,
         isolation: isolated (any Actor)? = #isolation, _ body: (Main.Env) async throws -> R
     ) async throws -> R {
         let server = live ? nil : try await FixtureServer.start()
@@ -43,7 +45,7 @@ struct Sources: ParsableArguments {
         }
         let store = Result { () throws(PersistenceError) in try FavouritesStore(directory: directory) }
         let comics = ComicsEnv.live(
-            source: ComicsSource(base: base), favourites: store, loadsImages: MainTerminalApp.showsImages)
+            source: ComicsSource(base: base), favourites: store, loadsImages: loadsImages)
         let env = Main.Env(comics: comics, favourites: .live(store))
         do {
             let result = try await body(env)

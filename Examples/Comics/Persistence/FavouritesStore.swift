@@ -65,20 +65,39 @@ public final class FavouritesStore: Sendable {
     ///   of its rows is malformed.
     public func all() throws(PersistenceError) -> [StoredFavourite] {
         do {
-            return try pool.read { db in
-                try Row.fetchAll(
-                    db, sql: "SELECT number, title, addedAt FROM favourite ORDER BY addedAt DESC, number DESC"
-                )
-                .map { row in
-                    try StoredFavourite(
-                        number: row.decode(forColumn: "number"),
-                        title: row.decode(forColumn: "title"),
-                        addedAt: row.decode(forColumn: "addedAt"))
-                }
-            }
+            return try pool.read { db in try Self.fetchAll(db) }
         } catch {
             throw Self.failure(error, path: path) { .unreadable(path: path, reason: $0) }
         }
+    }
+
+    /// Every change of the favourites made through this store (every session
+    /// of a server shares one), as the whole list after it, the most
+    /// recently added first; the first element is the list now. Changes made
+    /// by another process are seen at this store's next write. Ends when the
+    /// consumer stops iterating; a failure to read ends it quietly.
+    public func changes() -> AsyncStream<[StoredFavourite]> {
+        let observation = ValueObservation.trackingConstantRegion { db in try Self.fetchAll(db) }
+        let values = observation.values(in: pool, bufferingPolicy: .bufferingNewest(1))
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let task = Task {
+                do {
+                    for try await favourites in values { continuation.yield(favourites) }
+                } catch {}
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private static func fetchAll(_ db: Database) throws -> [StoredFavourite] {
+        try Row.fetchAll(db, sql: "SELECT number, title, addedAt FROM favourite ORDER BY addedAt DESC, number DESC")
+            .map { row in
+                try StoredFavourite(
+                    number: row.decode(forColumn: "number"),
+                    title: row.decode(forColumn: "title"),
+                    addedAt: row.decode(forColumn: "addedAt"))
+            }
     }
 
     /// Whether the comic numbered `number` is a favourite.

@@ -9,16 +9,21 @@ cd "$(dirname "$0")/.."
 status=0
 fail() { echo "dependency rule broken: $*" >&2; status=1; }
 
-# Scenes import Oak, Common, TerminalUI and other scenes only.
+# Scenes import Oak, Common, TerminalUI, WebUI and other scenes only.
 while IFS= read -r hit; do
     fail "$hit (a scene must not import adapters or infrastructure)"
-done < <(grep -rnE '^(@testable )?import (Services|API|HTTPClient|Persistence|FixtureServer|Hummingbird|GRDB|App)\b' Scenes || true)
+done < <(grep -rnE '^(@testable )?import (Services|API|HTTPClient|Persistence|FixtureServer|Hummingbird|HummingbirdCore|NIOCore|GRDB|WebServer|App)\b' Scenes || true)
 
 # Infrastructure knows no feature.
 while IFS= read -r hit; do
     fail "$hit (infrastructure must not import a feature or an adapter)"
-done < <(grep -rnE '^import (ComicsScene|FavouritesScene|MainScene|Services|App)\b' \
-    API HTTPClient Persistence TerminalUI FixtureServer Common || true)
+done < <(grep -rnE '^import (ComicsScene|FavouritesScene|MainScene|Services|WebServer|App)\b' \
+    API HTTPClient Persistence TerminalUI WebUI FixtureServer Common || true)
+
+# The web front end renders and routes; it knows no adapter or storage.
+while IFS= read -r hit; do
+    fail "$hit (the web front end must not import adapters or infrastructure other than WebUI)"
+done < <(grep -rnE '^import (Services|API|HTTPClient|Persistence|FixtureServer|GRDB|TerminalUI|App)\b' WebServer || true)
 
 # Nothing imports the injector.
 while IFS= read -r hit; do

@@ -252,7 +252,8 @@ enum DocComposition {
             let (effect, _) = Settings.compute(&state, event: .fontSize(.increment))
             #expect(state.fontSize.value == 14)
             guard case .event(.fontSizeChanged(let size)) = effect?.summary else {
-                Issue.record("expected the stepper's output as the next event, got \(String(describing: effect?.summary))")
+                Issue.record(
+                    "expected the stepper's output as the next event, got \(String(describing: effect?.summary))")
                 return
             }
             #expect(size == 14)

@@ -30,13 +30,20 @@ public struct FavouritesEnv: Sendable {
     /// Forgets favourite `number`.
     public var remove: @Sendable (_ number: Int) async throws(FavouritesError) -> Void
 
+    /// The favourites after every change, from now on (whoever made it:
+    /// another browser session of the same server, say); the first element
+    /// may be the list now. An empty stream where nothing else changes them.
+    public var changes: @Sendable () -> AsyncStream<[Favourite]>
+
     /// An environment from its parts.
     public init(
         all: @escaping @Sendable () async throws(FavouritesError) -> [Favourite],
-        remove: @escaping @Sendable (_ number: Int) async throws(FavouritesError) -> Void
+        remove: @escaping @Sendable (_ number: Int) async throws(FavouritesError) -> Void,
+        changes: @escaping @Sendable () -> AsyncStream<[Favourite]> = { AsyncStream { $0.finish() } }
     ) {
         self.all = all
         self.remove = remove
+        self.changes = changes
     }
 }
 

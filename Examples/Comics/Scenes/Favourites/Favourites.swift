@@ -78,7 +78,7 @@ public enum Favourites: EffectTransducer {
         switch event {
         case .load:
             state.phase = .loading
-            return (reload(), .changed(state))
+            return (.combine(reload(), watch()), .changed(state))
         case .up:
             state.selection = max(state.selection - 1, 0)
         case .down:
@@ -116,6 +116,17 @@ public enum Favourites: EffectTransducer {
             state.notice = "Removed #\(number)."
         }
         return (nil, .changed(state))
+    }
+
+    /// Follows the changes others make (another session of a server): each
+    /// new list arrives as `.didLoad`, so the view stays current without a
+    /// reload.
+    static func watch() -> Self.Effect {
+        Effect(id: "watch") { env, input in
+            for await favourites in env.changes() {
+                try input.send(.didLoad(favourites))
+            }
+        }
     }
 
     static func reload() -> Self.Effect {

@@ -135,3 +135,19 @@ struct FavouritesStoreTests {
         for store in stores { #expect(try store.all().map(\.number) == [3, 2, 1, 0]) }
     }
 }
+
+@Suite("Favourites store changes", .timeLimit(.minutes(1)))
+struct FavouritesStoreChangesTests {
+    @Test func everyWriteIsObserved() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "oak-changes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try FavouritesStore(directory: directory)
+        var changes = store.changes().makeAsyncIterator()
+        #expect(await changes.next()?.isEmpty == true)
+        try store.add(StoredFavourite(number: 9, title: "Nine", addedAt: Date(timeIntervalSince1970: 9)))
+        var seen = await changes.next()
+        if seen?.isEmpty == true { seen = await changes.next() }
+        #expect(seen?.map(\.number) == [9])
+    }
+}

@@ -1,0 +1,33 @@
+// `comics serve`: the same features, hosted per browser session by the web
+// front end (WebServer). Options and injection only.
+
+import ArgumentParser
+import Foundation
+import WebServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the app to browsers on 127.0.0.1 (one session per browser).")
+
+    @Option(help: "The port to listen on (0: any free port).") var port = 8080
+    @Option(help: "The most browser sessions at once.") var maxSessions = 1_000
+    @Option(help: "Minutes a session lives without a request.") var idleMinutes = 30
+    @OptionGroup var sources: Sources
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
+        guard maxSessions > 0 else { throw ValidationError("--max-sessions takes a number from 1.") }
+        guard idleMinutes > 0 else { throw ValidationError("--idle-minutes takes a number from 1.") }
+    }
+
+    func run() async throws {
+        try await sources.withEnv(loadsImages: true) { env in
+            let server = try await ComicsWebServer.start(
+                port: port, env: env,
+                limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .seconds(idleMinutes * 60)))
+            // Written at once, not buffered: a script waits for this line.
+            FileHandle.standardOutput.write(Data("Oak Comics: \(server.baseURL)/  (Ctrl-C stops)\n".utf8))
+            try await server.wait()
+        }
+    }
+}

@@ -1,0 +1,96 @@
+// The Favourites feature in a web page, rendered on the server: the list
+// with an Open button per comic (opening is the parent's intent, which
+// shows the comic), the selection with the intents the model offers on it,
+// or why there is no list. It renders the same `FavouritesModel` as the
+// terminal view; titles are made plain and interpolated, so escaped.
+
+import Common
+import WebUI
+
+/// Renders a ``FavouritesModel`` as HTML.
+public enum FavouritesWebView {
+    /// The intent name an Open button posts, with the comic's number. It is
+    /// the parent's intent (Main's `openComic`): a page opens any comic of
+    /// the list, not only the selected one.
+    public static let openComicIntent = "main.openComic"
+
+    /// Every kind of intent of the feature, in the order of ``intentName(_:)``.
+    public static let kinds: [FavouritesModel.Kind] = [.up, .down, .open, .remove, .reload]
+
+    /// The intent name a form posts for the intent of `kind`, e.g.
+    /// `favourites.reload`.
+    public static func intentName(_ kind: FavouritesModel.Kind) -> String {
+        switch kind {
+        case .up: "favourites.up"
+        case .down: "favourites.down"
+        case .open: "favourites.open"
+        case .remove: "favourites.remove"
+        case .reload: "favourites.reload"
+        }
+    }
+
+    /// The Favourites scene for `model`; its forms carry `context`'s token.
+    public static func render(_ model: FavouritesModel, context: WebContext) -> HTML {
+        let state = model.state
+        let body: HTML
+        switch state.phase {
+        case .loading:
+            body = "<p class=\"dim\" id=\"favourites-loading\" role=\"status\">Reading your favourites…</p>"
+        case .unavailable(let reason):
+            body = """
+                <p class="error" id="favourites-error" role="alert">Favourites are not available: \
+                \(reason.plainText)</p>
+                """
+        case .list(let favourites) where favourites.isEmpty:
+            body = """
+                <p class="dim" id="favourites-empty">No favourites yet: open a comic and press \
+                “☆ Favourite” to keep it.</p>
+                """
+        case .list(let favourites):
+            let rows = favourites.indices.map { index in
+                row(favourites[index], isSelected: index == state.selection, context: context)
+            }
+            body = "<ul class=\"favourites\" id=\"favourites-list\">\n\(HTML.join(rows, separator: "\n"))\n</ul>"
+        }
+        // The model's own intents, but Open: each row has its own.
+        let buttons = model.intents.filter { $0.kind != .open }.map { offered in
+            context.button(
+                label(offered.kind, selected: state.selected), intent: intentName(offered.kind),
+                isPrimary: offered.kind == .reload)
+        }
+        let actions: HTML? =
+            buttons.isEmpty ? nil : "<div class=\"actions\" id=\"favourites-actions\">\(HTML.join(buttons))</div>\n"
+        let notice: HTML? = state.notice.map {
+            "<p class=\"notice\" id=\"favourites-notice\" role=\"status\">\($0.plainText)</p>\n"
+        }
+        return """
+            <section class="favourites-scene" id="favourites">
+            <h2>Favourites</h2>
+            \(body)
+            \(actions)\(notice)</section>
+            """
+    }
+
+    /// One favourite: its number, its title and an Open button; the
+    /// selected one is marked.
+    static func row(_ favourite: Favourite, isSelected: Bool, context: WebContext) -> HTML {
+        let selected: HTML? = isSelected ? " class=\"selected\" aria-current=\"true\"" : nil
+        return """
+            <li data-number="\(favourite.number)"\(selected)><span class="number">#\(favourite.number)</span> \
+            <span class="title">\(favourite.title.plainText)</span> \
+            \(context.button("Open", intent: openComicIntent, number: favourite.number))</li>
+            """
+    }
+
+    /// The label of the button for `kind`; `selected` is the favourite the
+    /// selection intents act on.
+    static func label(_ kind: FavouritesModel.Kind, selected: Favourite?) -> String {
+        switch kind {
+        case .up: "↑ Select previous"
+        case .down: "↓ Select next"
+        case .open: selected.map { "Open #\($0.number)" } ?? "Open"
+        case .remove: selected.map { "Remove #\($0.number)" } ?? "Remove"
+        case .reload: "Try again"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+// The web front end in a real browser: headless Chromium (Debian's
+// `chromium` and `chromium-driver`, installed by .ci/run) driven through
+// WebDriver, as a person would use the page. In CI the browser must be
+// there; elsewhere the test is skipped without it.
+
+import FixtureServer
+import Foundation
+import Testing
+
+@Suite(
+    "In a real browser", .serialized, .timeLimit(.minutes(3)),
+    .enabled(
+        if: WebDriver.executables != nil || ProcessInfo.processInfo.environment["CI"] == "true",
+        "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"))
+struct BrowserTests {
+    /// The form button of `intent` (with `number`, if given).
+    static func button(_ intent: String, number: Int? = nil) -> String {
+        let numbered = number.map { ":has(input[name=\"number\"][value=\"\($0)\"])" } ?? ""
+        return "form.intent:has(input[name=\"intent\"][value=\"\(intent)\"])\(numbered) button"
+    }
+
+    /// A JavaScript test that the title shows comic `number`.
+    static func showing(_ number: Int) -> String {
+        "document.querySelector('#comic[data-number=\"\(number)\"] #comic-title') !== null"
+    }
+
+    @Test func aReaderBrowsesFavouritesAndSeesAnotherSessionsChangeLive() async throws {
+        let web = try await WebFixture.start()
+        let browser = try await WebDriver.start()
+        do {
+            let latest = FixtureCatalog.latestNumber
+            try await browser.open(web.server.baseURL + "/")
+            try await browser.waitUntil(Self.showing(latest))
+            #expect(try await browser.text("#comic-number") == "#\(latest)")
+            #expect(!(try await browser.text("#comic-title")).isEmpty)
+            // The image, fetched by the server from the catalog, has loaded.
+            try await browser.waitUntil("document.getElementById('comic-image') !== null")
+            let width = try await browser.run(
+                """
+                const image = document.getElementById('comic-image');
+                if (!image.complete) { await new Promise((done) => { image.onload = done; image.onerror = done; }); }
+                return image.naturalWidth;
+                """)
+            #expect((width as? Int ?? 0) > 0)
+            try Self.save(try await browser.screenshot(), as: "comics-web.png")
+
+            // Previous, then next: back on the latest comic.
+            try await browser.click(Self.button("comics.previous"))
+            try await browser.waitUntil(Self.showing(latest - 1))
+            try await browser.click(Self.button("comics.next"))
+            try await browser.waitUntil(Self.showing(latest))
+
+            // Favourite it, open the favourites.
+            try await browser.click(Self.button("comics.toggleFavourite"))
+            try await browser.waitUntil("document.getElementById('comic-favourite') !== null")
+            try await browser.click(Self.button("main.showFavourites"))
+            try await browser.waitUntil(
+                "document.querySelector('#favourites-list li[data-number=\"\(latest)\"]') !== null")
+
+            // Another browser session favourites comic #7: the list shows it
+            // without a reload.
+            let other = web.client()
+            _ = try await other.get("/")
+            let page = try await other.events().first(where: { $0.contains("id=\"comic-title\"") }, "a comic")
+            let token = try #require(WebClient.token(in: page))
+            let events = other.events()
+            #expect(try await other.intent("comics.goTo", number: 7, token: token).status == 204)
+            _ = try await events.first(where: { $0.contains("data-number=\"7\"") }, "comic #7")
+            #expect(try await other.intent("comics.toggleFavourite", token: token).status == 204)
+            try await browser.waitUntil("document.querySelector('#favourites-list li[data-number=\"7\"]') !== null")
+
+            // Open one.
+            try await browser.click(Self.button("main.openComic", number: 7))
+            try await browser.waitUntil(Self.showing(7))
+            try await browser.waitUntil("document.getElementById('comic-image') !== null")
+            try Self.save(try await browser.screenshot(), as: "comics-web-favourite.png")
+        } catch {
+            await browser.quit()
+            await web.stop()
+            throw error
+        }
+        await browser.quit()
+        await web.stop()
+    }
+
+    /// Saves a test artefact in `$OAK_ARTIFACTS_DIR`, else in this package's
+    /// `.build/artifacts`.
+    static func save(_ data: Data, as name: String) throws {
+        let directory =
+            ProcessInfo.processInfo.environment["OAK_ARTIFACTS_DIR"].map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/artifacts")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try data.write(to: directory.appendingPathComponent(name))
+    }
+}
