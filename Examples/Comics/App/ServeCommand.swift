@@ -11,20 +11,22 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "The port to listen on (0: any free port).") var port = 8080
     @Option(help: "The most browser sessions at once.") var maxSessions = 1_000
-    @Option(help: "Minutes a session lives without a request.") var idleMinutes = 30
+    @Option(help: "Minutes a session lives without a request (fractions allowed).") var idleMinutes = 30.0
     @OptionGroup var sources: Sources
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
         guard maxSessions > 0 else { throw ValidationError("--max-sessions takes a number from 1.") }
-        guard idleMinutes > 0 else { throw ValidationError("--idle-minutes takes a number from 1.") }
+        guard idleMinutes > 0, idleMinutes <= 10_080 else {
+            throw ValidationError("--idle-minutes takes a number of minutes above 0, at most a week (10080).")
+        }
     }
 
     func run() async throws {
         try await sources.withEnv(loadsImages: true) { env in
             let server = try await ComicsWebServer.start(
                 port: port, env: env,
-                limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .seconds(idleMinutes * 60)))
+                limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000))))
             // Written at once, not buffered: a script waits for this line.
             FileHandle.standardOutput.write(Data("Oak Comics: \(server.baseURL)/  (Ctrl-C stops)\n".utf8))
             try await server.wait()

@@ -22,6 +22,7 @@ struct BrowserTests {
     /// A JavaScript test that the title shows comic `number`.
     static func showing(_ number: Int) -> String {
         "document.querySelector('#comic[data-number=\"\(number)\"] #comic-title') !== null"
+            + " && document.getElementById('comic-loading') === null"
     }
 
     @Test func aReaderBrowsesFavouritesAndSeesAnotherSessionsChangeLive() async throws {
@@ -61,11 +62,12 @@ struct BrowserTests {
             // without a reload.
             let other = web.client()
             _ = try await other.get("/")
-            let page = try await other.events().first(where: { $0.contains("id=\"comic-title\"") }, "a comic")
+            let page = try await other.events().first(
+                where: { WebServerTests.shows(FixtureCatalog.latestNumber, $0) }, "the latest comic")
             let token = try #require(WebClient.token(in: page))
             let events = other.events()
             #expect(try await other.intent("comics.goTo", number: 7, token: token).status == 204)
-            _ = try await events.first(where: { $0.contains("data-number=\"7\"") }, "comic #7")
+            _ = try await events.first(where: { WebServerTests.shows(7, $0) }, "comic #7")
             #expect(try await other.intent("comics.toggleFavourite", token: token).status == 204)
             try await browser.waitUntil("document.querySelector('#favourites-list li[data-number=\"7\"]') !== null")
 

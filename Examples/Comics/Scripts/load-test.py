@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Load test of `comics serve`, on loopback only, bounded in count and time.
+
+Starts the release build of `comics serve` (offline catalog, a fresh data
+directory), opens SESSIONS browser sessions at once (each: GET /, its event
+stream, its token), sends INTENTS intents from every session, and measures
+for each the time from posting it to the pushed page that follows. Reports
+resident memory per live session (beyond the first), latency p50/p99, and
+resident memory after the sessions have expired.
+
+    swift build -c release --package-path Examples/Comics --product comics
+    python3 Examples/Comics/Scripts/load-test.py [--sessions 1000] [--intents 5]
+
+Only the standard library; nothing is asserted (the numbers go in notes).
+"""
+
+import argparse
+import asyncio
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BINARY = os.path.join(HERE, "..", ".build", "release", "comics")
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+async def request(port, method, path, cookie=None, body=None, headers=None):
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
+    if cookie:
+        lines.append(f"Cookie: {cookie}")
+    for name, value in (headers or {}).items():
+        lines.append(f"{name}: {value}")
+    data = body.encode() if body else b""
+    if body is not None:
+        lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(data)}"]
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
+    await writer.drain()
+    response = await reader.read()
+    writer.close()
+    head, _, content = response.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    return status, head.decode(errors="replace"), content.decode(errors="replace")
+
+
+class Session:
+    def __init__(self, port):
+        self.port = port
+        self.cookie = None
+        self.token = None
+        self.pages = asyncio.Queue()
+        self.reader = None
+        self.writer = None
+
+    async def open(self):
+        status, head, _ = await request(self.port, "GET", "/")
+        if status != 200:
+            raise RuntimeError(f"GET / answered {status}")
+        match = re.search(r"Set-Cookie: (oak_session=[0-9a-f]+)", head)
+        self.cookie = match.group(1)
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.writer.write(
+            (f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nCookie: {self.cookie}\r\n\r\n").encode())
+        await self.writer.drain()
+        asyncio.get_running_loop().create_task(self.read_events())
+        while self.token is None:
+            _, page = await self.pages.get()
+            match = re.search(r'name="token" value="([0-9a-f]+)"', page)
+            if match and 'id="comic-title"' in page:
+                self.token = match.group(1)
+
+    async def read_events(self):
+        buffer = b""
+        try:
+            while True:
+                chunk = await self.reader.read(65536)
+                if not chunk:
+                    break
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    event, buffer = buffer.split(b"\n\n", 1)
+                    text = event.decode(errors="replace")
+                    if "event: page" in text:
+                        self.pages.put_nowait((time.perf_counter(), text))
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+
+    async def intent(self, name):
+        """Posts `name`; returns seconds until the next pushed page."""
+        while not self.pages.empty():
+            self.pages.get_nowait()
+        started = time.perf_counter()
+        status, _, _ = await request(
+            self.port, "POST", "/intent", self.cookie, f"token={self.token}&intent={name}",
+            {"X-Oak-Intent": "fetch"})
+        if status != 204:
+            return None
+        arrived, _ = await asyncio.wait_for(self.pages.get(), timeout=30)
+        return arrived - started
+
+    def close(self):
+        if self.writer:
+            self.writer.close()
+
+
+async def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--intents", type=int, default=5)
+    parser.add_argument("--idle-minutes", type=float, default=0.25)
+    arguments = parser.parse_args()
+    if not os.path.exists(BINARY):
+        sys.exit(f"build it first: swift build -c release --package-path Examples/Comics --product comics")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
+
+    data_dir = tempfile.mkdtemp(prefix="oak-load-")
+    server = subprocess.Popen(
+        [BINARY, "serve", "--port", "0", "--max-sessions", str(arguments.sessions + 10),
+         "--idle-minutes", str(arguments.idle_minutes), "--data-dir", data_dir],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = server.stdout.readline()
+        port = int(re.search(r":(\d+)/", line).group(1))
+        baseline = rss_kib(server.pid)
+
+        first = Session(port)
+        await first.open()
+        one = rss_kib(server.pid)
+
+        started = time.perf_counter()
+        sessions = [Session(port) for _ in range(arguments.sessions - 1)]
+        await asyncio.gather(*(session.open() for session in sessions))
+        opened = time.perf_counter() - started
+        sessions.append(first)
+        live = rss_kib(server.pid)
+
+        names = ["comics.previous", "comics.next"]
+        latencies = []
+        failures = 0
+        started = time.perf_counter()
+        for round_number in range(arguments.intents):
+            results = await asyncio.gather(*(s.intent(names[round_number % 2]) for s in sessions))
+            latencies += [r for r in results if r is not None]
+            failures += sum(1 for r in results if r is None)
+        busy = time.perf_counter() - started
+        after_intents = rss_kib(server.pid)
+
+        for session in sessions:
+            session.close()
+        await asyncio.sleep(arguments.idle_minutes * 60 * 1.5 + 1)
+        expired = rss_kib(server.pid)
+
+        latencies.sort()
+        per_session = (live - one) * 1024 / max(1, arguments.sessions - 1)
+        print(f"sessions: {arguments.sessions} (opened in {opened:.1f} s), intents: {len(latencies)} answered, "
+              f"{failures} refused, in {busy:.1f} s")
+        print(f"resident memory: {baseline / 1024:.1f} MiB at start, {one / 1024:.1f} MiB with one session, "
+              f"{live / 1024:.1f} MiB with {arguments.sessions}, {after_intents / 1024:.1f} MiB after the intents, "
+              f"{expired / 1024:.1f} MiB after expiry")
+        print(f"per live session beyond the first: {per_session / 1024:.1f} KiB")
+        if latencies:
+            p50 = statistics.median(latencies) * 1000
+            p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
+            print(f"intent to pushed page: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
