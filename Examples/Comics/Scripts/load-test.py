@@ -4,7 +4,8 @@
 Starts the release build of `comics serve` (offline catalog, a fresh data
 directory), opens SESSIONS browser sessions at once (each: GET /, its event
 stream, its token), sends INTENTS intents from every session, and measures
-for each the time from posting it to the pushed page that follows. Reports
+for each the time from posting it to the pushed page that follows, first
+with every session sending at once, then one intent at a time. Reports
 resident memory per live session (beyond the first), latency p50/p99, and
 resident memory after the sessions have expired.
 
@@ -121,6 +122,7 @@ async def main():
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--intents", type=int, default=5)
     parser.add_argument("--idle-minutes", type=float, default=0.25)
+    parser.add_argument("--sequential", type=int, default=500, help="intents sent one at a time afterwards")
     arguments = parser.parse_args()
     if not os.path.exists(BINARY):
         sys.exit(f"build it first: swift build -c release --package-path Examples/Comics --product comics")
@@ -159,6 +161,14 @@ async def main():
         busy = time.perf_counter() - started
         after_intents = rss_kib(server.pid)
 
+        # One intent at a time, from sessions in turn, all of them live: the
+        # latency without the queue that a burst of every session builds.
+        single = []
+        for index in range(min(arguments.sequential, len(sessions))):
+            result = await sessions[index].intent(names[index % 2])
+            if result is not None:
+                single.append(result)
+
         for session in sessions:
             session.close()
         await asyncio.sleep(arguments.idle_minutes * 60 * 1.5 + 1)
@@ -175,7 +185,14 @@ async def main():
         if latencies:
             p50 = statistics.median(latencies) * 1000
             p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
-            print(f"intent to pushed page: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+            print(f"intent to pushed page, every session at once ({arguments.intents} rounds): "
+                  f"p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+        if single:
+            single.sort()
+            p50 = statistics.median(single) * 1000
+            p99 = single[min(len(single) - 1, int(len(single) * 0.99))] * 1000
+            print(f"intent to pushed page, one at a time ({len(single)} intents, {arguments.sessions} sessions live): "
+                  f"p50 {p50:.2f} ms, p99 {p99:.2f} ms")
     finally:
         server.terminate()
         server.wait(timeout=30)

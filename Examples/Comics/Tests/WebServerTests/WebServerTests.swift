@@ -5,7 +5,8 @@ import Clocks
 import FixtureServer
 import Foundation
 import Testing
-import WebServer
+
+@testable import WebServer
 
 @Suite("Web server", .serialized, .timeLimit(.minutes(2)))
 struct WebServerTests {
@@ -155,6 +156,26 @@ struct WebServerTests {
         // A new visit makes a new session.
         #expect(try await client.get("/").status == 200)
         #expect(await web.server.sessionCount == 1)
+        await web.stop()
+    }
+
+    @Test func anExpiredSessionIsFreedWithItsRun() async throws {
+        let clock = TestClock()
+        let web = try await WebFixture.start(
+            limits: SessionLimits(maxSessions: 10, idleTimeout: .seconds(60)), clock: clock)
+        weak var freed: WebSession?
+        do {
+            let client = web.client()
+            let (token, _) = try await open(client)
+            let id = try #require(client.cookie?.split(separator: "=").last.map(String.init))
+            freed = await web.server.store.session(id: id)
+            #expect(freed != nil)
+            _ = try await client.intent("comics.previous", token: token)
+        }
+        await clock.advance(by: .seconds(61))
+        _ = await web.server.expireIdleSessions()
+        #expect(await web.server.sessionCount == 0)
+        #expect(freed == nil)
         await web.stop()
     }
 
