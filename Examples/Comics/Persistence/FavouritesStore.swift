@@ -72,17 +72,20 @@ public final class FavouritesStore: Sendable {
     }
 
     /// Every change of the favourites made through this store (every session
-    /// of a server shares one), as the whole list after it, the most
-    /// recently added first; the first element is the list now. Changes made
-    /// by another process are seen at this store's next write. Ends when the
-    /// consumer stops iterating; a failure to read ends it quietly.
-    public func changes() -> AsyncStream<[StoredFavourite]> {
+    /// of a server shares one), as the whole list after it (the most recently
+    /// added first) made into `Value` by `transform`; the first element is the
+    /// list now. Changes made by another process are seen at this store's
+    /// next write. Ends when the consumer stops iterating; a failure to read
+    /// ends it quietly.
+    public func changes<Value: Sendable>(
+        _ transform: @escaping @Sendable ([StoredFavourite]) -> Value
+    ) -> AsyncStream<Value> {
         let observation = ValueObservation.trackingConstantRegion { db in try Self.fetchAll(db) }
         let values = observation.values(in: pool, bufferingPolicy: .bufferingNewest(1))
         return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let task = Task {
                 do {
-                    for try await favourites in values { continuation.yield(favourites) }
+                    for try await favourites in values { continuation.yield(transform(favourites)) }
                 } catch {}
                 continuation.finish()
             }

@@ -10,7 +10,7 @@ extension FavouritesEnv {
         FavouritesEnv(
             all: { () throws(FavouritesError) -> [Favourite] in
                 try store.using(FavouritesError.init) { store throws(PersistenceError) in
-                    try store.all().map { Favourite(number: $0.number, title: $0.title, added: $0.addedAt) }
+                    try store.all().map(Favourite.init)
                 }
             },
             remove: { (number: Int) throws(FavouritesError) in
@@ -18,17 +18,14 @@ extension FavouritesEnv {
             },
             changes: {
                 guard case .success(let store) = store else { return AsyncStream { $0.finish() } }
-                let changes = store.changes()
-                return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-                    let task = Task {
-                        for await stored in changes {
-                            continuation.yield(
-                                stored.map { Favourite(number: $0.number, title: $0.title, added: $0.addedAt) })
-                        }
-                        continuation.finish()
-                    }
-                    continuation.onTermination = { _ in task.cancel() }
-                }
+                return store.changes { $0.map(Favourite.init) }
             })
+    }
+}
+
+extension Favourite {
+    /// The favourite a stored row describes.
+    init(_ stored: StoredFavourite) {
+        self.init(number: stored.number, title: stored.title, added: stored.addedAt)
     }
 }

@@ -79,9 +79,7 @@ actor WebSession {
     /// The image of comic `number`, if it is the comic shown and its image
     /// has arrived.
     func image(of number: Int) -> Data? {
-        guard case .comic(let comic, _) = intents().comicsModel(state)?.content, comic.number == number else {
-            return nil
-        }
+        guard case .showing(let comic) = state.comicsState.phase, comic.number == number else { return nil }
         return state.comicsState.image
     }
 

@@ -143,7 +143,7 @@ struct FavouritesStoreChangesTests {
             "oak-changes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try FavouritesStore(directory: directory)
-        var changes = store.changes().makeAsyncIterator()
+        var changes = store.changes { $0 }.makeAsyncIterator()
         #expect(await changes.next()?.isEmpty == true)
         try store.add(StoredFavourite(number: 9, title: "Nine", addedAt: Date(timeIntervalSince1970: 9)))
         var seen = await changes.next()

@@ -61,13 +61,10 @@ struct BrowserTests {
             // Another browser session favourites comic #7: the list shows it
             // without a reload.
             let other = web.client()
-            _ = try await other.get("/")
-            let page = try await other.events().first(
-                where: { WebServerTests.shows(FixtureCatalog.latestNumber, $0) }, "the latest comic")
-            let token = try #require(WebClient.token(in: page))
+            let (token, _) = try await other.open()
             let events = other.events()
             #expect(try await other.intent("comics.goTo", number: 7, token: token).status == 204)
-            _ = try await events.first(where: { WebServerTests.shows(7, $0) }, "comic #7")
+            _ = try await events.first(where: { WebClient.shows(7, $0) }, "comic #7")
             #expect(try await other.intent("comics.toggleFavourite", token: token).status == 204)
             try await browser.waitUntil("document.querySelector('#favourites-list li[data-number=\"7\"]') !== null")
 

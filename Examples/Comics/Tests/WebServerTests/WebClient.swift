@@ -140,6 +140,24 @@ final class WebClient: @unchecked Sendable {
         }.joined(separator: "&")
     }
 
+    /// Opens the app as a browser does: the first page (which makes the
+    /// session), then the pushed pages until the latest comic has loaded.
+    /// Returns that page and its token.
+    func open() async throws -> (token: String, page: String) {
+        let first = try await get("/")
+        guard first.status == 200 else { throw WebTestError.status(first.status, "GET /") }
+        let page = try await events().first(
+            where: { Self.shows(FixtureCatalog.latestNumber, $0) }, "the latest comic")
+        guard let token = Self.token(in: page) else { throw WebTestError.noSuchPage("a page with a token") }
+        return (token, page)
+    }
+
+    /// Whether `page` shows comic `number`, loaded (not "Loading…": while a
+    /// comic loads, the intents that start another load are not offered).
+    static func shows(_ number: Int, _ page: String) -> Bool {
+        page.contains("data-number=\"\(number)\"") && !page.contains("id=\"comic-loading\"")
+    }
+
     /// The anti-forgery token in a page.
     static func token(in page: String) -> String? {
         guard let range = page.range(of: "name=\"token\" value=\"") else { return nil }
@@ -211,4 +229,5 @@ extension AsyncThrowingStream where Element == String {
 
 enum WebTestError: Error {
     case noSuchPage(String)
+    case status(Int, String)
 }

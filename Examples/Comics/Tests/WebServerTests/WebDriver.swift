@@ -34,11 +34,11 @@ final class WebDriver: @unchecked Sendable {
     /// Starts chromedriver and a headless browser session.
     static func start(width: Int = 1000, height: Int = 1200) async throws -> WebDriver {
         guard let (driverPath, browserPath) = executables else { throw WebDriverError.notInstalled }
-        let port = try freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: driverPath)
-        process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
-        // Ready when it says so on standard output ("… started successfully").
+        // Port 0: chromedriver takes a free port and says which
+        // ("… started successfully on port N."), once it is ready.
+        process.arguments = ["--port=0", "--allowed-ips=127.0.0.1"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -53,20 +53,25 @@ final class WebDriver: @unchecked Sendable {
             }
         }
         try process.run()
-        let driver = WebDriver(process: process, port: port)
         var said = ""
+        var port: Int?
         for await chunk in lines {
             said += chunk
-            if said.contains("started successfully") { break }
+            if let range = said.range(of: "started successfully on port ") {
+                let digits = said[range.upperBound...].prefix { $0.isNumber }
+                port = Int(digits)
+                if port != nil, said[range.upperBound...].dropFirst(digits.count).hasPrefix(".") { break }
+            }
         }
         // From now on its output is read and dropped, so that it never blocks.
         output.fileHandleForReading.readabilityHandler = { handle in
             if handle.availableData.isEmpty { handle.readabilityHandler = nil }
         }
-        guard said.contains("started successfully") else {
+        guard let port else {
             process.terminate()
             throw WebDriverError.driverDidNotStart(said)
         }
+        let driver = WebDriver(process: process, port: port)
         let capabilities: [String: Any] = [
             "capabilities": [
                 "alwaysMatch": [
@@ -75,7 +80,8 @@ final class WebDriver: @unchecked Sendable {
                         "binary": browserPath,
                         "args": [
                             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                            "--window-size=\(width),\(height)", "--user-data-dir=/tmp/oak-chromium-\(port)",
+                            "--window-size=\(width),\(height)",
+                            "--user-data-dir=/tmp/oak-chromium-\(UUID().uuidString)",
                         ],
                     ],
                 ]
@@ -246,33 +252,6 @@ final class WebDriver: @unchecked Sendable {
             String(decoding: response.prefix(bodyStart), as: UTF8.self).split(separator: "\r\n").first ?? ""
         let status = statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         return (status, Data(response.dropFirst(bodyStart)))
-    }
-
-    /// A TCP port nothing listens on now.
-    private static func freePort() throws -> Int {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw WebDriverError.unexpected("socket") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else { throw WebDriverError.unexpected("bind") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw WebDriverError.unexpected("getsockname") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

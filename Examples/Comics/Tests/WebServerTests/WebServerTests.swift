@@ -10,23 +10,6 @@ import Testing
 
 @Suite("Web server", .serialized, .timeLimit(.minutes(2)))
 struct WebServerTests {
-    /// Whether `page` shows comic `number`, loaded (not "Loading…": while a
-    /// comic loads, the intents that start another load are not offered).
-    static func shows(_ number: Int, _ page: String) -> Bool {
-        page.contains("data-number=\"\(number)\"") && !page.contains("id=\"comic-loading\"")
-    }
-
-    /// Opens the app: the first page, then the first pushed page that shows
-    /// a comic; returns the token.
-    func open(_ client: WebClient) async throws -> (token: String, page: String) {
-        let first = try await client.get("/")
-        #expect(first.status == 200)
-        let page = try await client.events().first(
-            where: { Self.shows(FixtureCatalog.latestNumber, $0) }, "the latest comic")
-        let token = try #require(WebClient.token(in: page))
-        return (token, page)
-    }
-
     @Test func theFirstVisitMakesASessionWithASafeCookieAndPolicy() async throws {
         let web = try await WebFixture.start()
         let client = web.client()
@@ -51,13 +34,13 @@ struct WebServerTests {
     @Test func theLatestComicIsPushedAndAnIntentMovesOn() async throws {
         let web = try await WebFixture.start()
         let client = web.client()
-        let (token, page) = try await open(client)
+        let (token, page) = try await client.open()
         #expect(page.contains("#\(FixtureCatalog.latestNumber)"))
         let events = client.events()
         let response = try await client.intent("comics.previous", token: token)
         #expect(response.status == 204)
         let previous = try await events.first(
-            where: { Self.shows(FixtureCatalog.latestNumber - 1, $0) }, "the previous comic")
+            where: { WebClient.shows(FixtureCatalog.latestNumber - 1, $0) }, "the previous comic")
         #expect(previous.contains("id=\"comic-title\""))
         await web.stop()
     }
@@ -65,7 +48,7 @@ struct WebServerTests {
     @Test func aPlainFormPostIsAnsweredWithARedirect() async throws {
         let web = try await WebFixture.start()
         let client = web.client()
-        let (token, _) = try await open(client)
+        let (token, _) = try await client.open()
         let response = try await client.intent("comics.random", token: token, fetch: false)
         #expect(response.status == 303)
         #expect(response.header("Location") == "/")
@@ -75,12 +58,12 @@ struct WebServerTests {
     @Test func anIntentWithoutTheTokenIsRefused() async throws {
         let web = try await WebFixture.start()
         let client = web.client()
-        let (token, _) = try await open(client)
+        let (token, _) = try await client.open()
         #expect(try await client.intent("comics.previous", token: "forged").status == 403)
         #expect(try await client.post("/intent", fields: [("intent", "comics.previous")]).status == 403)
         // Another browser's token does not work here either.
         let other = web.client()
-        let (otherToken, _) = try await open(other)
+        let (otherToken, _) = try await other.open()
         #expect(otherToken != token)
         #expect(try await client.intent("comics.previous", token: otherToken).status == 403)
         // Without a session at all.
@@ -92,7 +75,7 @@ struct WebServerTests {
     @Test func anIntentNotOfferedNowIsAConflict() async throws {
         let web = try await WebFixture.start()
         let client = web.client()
-        let (token, _) = try await open(client)
+        let (token, _) = try await client.open()
         // The latest comic has no next one.
         #expect(try await client.intent("comics.next", token: token).status == 409)
         #expect(try await client.intent("no.such.intent", token: token).status == 409)
@@ -102,11 +85,11 @@ struct WebServerTests {
     @Test func hostileTitlesAreEscaped() async throws {
         let web = try await WebFixture.start()
         let client = web.client()
-        let (token, _) = try await open(client)
+        let (token, _) = try await client.open()
         let events = client.events()
         for number in [FixtureCatalog.Special.scriptTitle, FixtureCatalog.Special.quoteTitle] {
             #expect(try await client.intent("comics.goTo", number: number, token: token).status == 204)
-            let page = try await events.first(where: { Self.shows(number, $0) }, "comic #\(number)")
+            let page = try await events.first(where: { WebClient.shows(number, $0) }, "comic #\(number)")
             #expect(!page.contains("<script"))
             #expect(!page.contains("onerror=\""))
             #expect(!page.lowercased().contains("<img src=x"))
@@ -117,7 +100,7 @@ struct WebServerTests {
     @Test func theComicsImageIsServedWhileItIsShown() async throws {
         let web = try await WebFixture.start()
         let client = web.client()
-        _ = try await open(client)
+        _ = try await client.open()
         let events = client.events()
         _ = try await events.first(where: { $0.contains("id=\"comic-image\"") }, "the image")
         let image = try await client.get("/image/\(FixtureCatalog.latestNumber)")
@@ -145,7 +128,7 @@ struct WebServerTests {
         let web = try await WebFixture.start(
             limits: SessionLimits(maxSessions: 10, idleTimeout: .seconds(60)), clock: clock)
         let client = web.client()
-        let (token, _) = try await open(client)
+        let (token, _) = try await client.open()
         await clock.advance(by: .seconds(30))
         #expect(await web.server.expireIdleSessions() == 0)
         #expect(try await client.intent("comics.previous", token: token).status == 204)  // used: 30 s
@@ -166,7 +149,7 @@ struct WebServerTests {
         weak var freed: WebSession?
         do {
             let client = web.client()
-            let (token, _) = try await open(client)
+            let (token, _) = try await client.open()
             let id = try #require(client.cookie?.split(separator: "=").last.map(String.init))
             freed = await web.server.store.session(id: id)
             #expect(freed != nil)
@@ -182,7 +165,7 @@ struct WebServerTests {
     @Test func largeBodiesAndWrongMethodsAreRefused() async throws {
         let web = try await WebFixture.start()
         let client = web.client()
-        let (token, _) = try await open(client)
+        let (token, _) = try await client.open()
         let large = String(repeating: "x", count: 10_000)
         #expect(try await client.post("/intent", fields: [("token", token), ("intent", large)]).status == 413)
         #expect(try await client.get("/intent").status == 405)
