@@ -7,6 +7,7 @@ import API
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// An xkcd-compatible HTTP server on loopback that serves ``FixtureCatalog``.
 ///
@@ -54,12 +55,16 @@ public final class FixtureServer: Sendable {
 
     private let state: Locked<ServerState>
     private let runTask: Task<Void, any Error>
+    private let group: ServiceGroup
 
-    private init(baseURL: String, port: Int, state: Locked<ServerState>, runTask: Task<Void, any Error>) {
+    private init(
+        baseURL: String, port: Int, state: Locked<ServerState>, runTask: Task<Void, any Error>, group: ServiceGroup
+    ) {
         self.baseURL = baseURL
         self.port = port
         self.state = state
         self.runTask = runTask
+        self.group = group
     }
 
     /// Starts a server and returns once it is listening.
@@ -87,9 +92,14 @@ public final class FixtureServer: Sendable {
             },
             logger: logger
         )
+        // Run in a service group, so that `stop()` can shut the server down
+        // gracefully: cancelling it while a new connection is still buffered
+        // traps in NIO ("Deinited NIOAsyncWriter without calling finish()",
+        // apple/swift-nio#3481).
+        let group = ServiceGroup(services: [app], logger: logger)
         let runTask = Task {
             defer { portContinuation.finish() }
-            try await app.run()
+            try await group.run()
         }
         let boundPort = await withTaskCancellationHandler {
             var iterator = ports.makeAsyncIterator()
@@ -111,7 +121,7 @@ public final class FixtureServer: Sendable {
             throw CancellationError()
         }
         return FixtureServer(
-            baseURL: "http://\(urlHost):\(boundPort)", port: boundPort, state: state, runTask: runTask)
+            baseURL: "http://\(urlHost):\(boundPort)", port: boundPort, state: state, runTask: runTask, group: group)
     }
 
     deinit {
@@ -120,9 +130,9 @@ public final class FixtureServer: Sendable {
     }
 
     /// Stops the server and returns once it has stopped: it no longer accepts connections, and
-    /// requests in flight (a delayed one, say) are cut off. Calling it again does nothing.
+    /// requests in flight (a delayed one, say) are answered first. Calling it again does nothing.
     public func stop() async {
-        runTask.cancel()
+        await group.triggerGracefulShutdown()
         _ = await runTask.result
     }
 

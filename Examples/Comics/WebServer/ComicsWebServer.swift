@@ -7,6 +7,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MainScene
+import ServiceLifecycle
 
 /// The Comics app, served to browsers.
 ///
@@ -31,16 +32,18 @@ public final class ComicsWebServer: Sendable {
 
     let store: SessionStore
     private let runTask: Task<Void, any Error>
+    private let group: ServiceGroup
     private let sweepTask: Task<Void, Never>
 
     private init(
-        baseURL: String, port: Int, store: SessionStore, runTask: Task<Void, any Error>,
+        baseURL: String, port: Int, store: SessionStore, runTask: Task<Void, any Error>, group: ServiceGroup,
         sweepTask: Task<Void, Never>
     ) {
         self.baseURL = baseURL
         self.port = port
         self.store = store
         self.runTask = runTask
+        self.group = group
         self.sweepTask = sweepTask
     }
 
@@ -71,9 +74,14 @@ public final class ComicsWebServer: Sendable {
             },
             logger: logger
         )
+        // Run in a service group, so that `stop()` can shut the server down
+        // gracefully: cancelling it while a new connection is still buffered
+        // traps in NIO ("Deinited NIOAsyncWriter without calling finish()",
+        // apple/swift-nio#3481).
+        let group = ServiceGroup(services: [app], logger: logger)
         let runTask = Task {
             defer { portContinuation.finish() }
-            try await app.run()
+            try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let boundPort = await iterator.next() else {
@@ -84,7 +92,7 @@ public final class ComicsWebServer: Sendable {
         let sweepTask = Task { await store.sweep() }
         return ComicsWebServer(
             baseURL: "http://\(urlHost):\(boundPort)", port: boundPort, store: store, runTask: runTask,
-            sweepTask: sweepTask)
+            group: group, sweepTask: sweepTask)
     }
 
     /// Waits until the server stops (it is cancelled, or fails).
@@ -100,7 +108,7 @@ public final class ComicsWebServer: Sendable {
         sweepTask.cancel()
         await sweepTask.value
         await store.close()
-        runTask.cancel()
+        await group.triggerGracefulShutdown()
         _ = await runTask.result
     }
 
