@@ -113,25 +113,27 @@ final class WebDriver: @unchecked Sendable {
         _ = try await command("POST", "/session/\(sessionID)/url", ["url": url])
     }
 
-    /// The element matching `css`, waiting for it up to the implicit timeout.
-    func element(_ css: String) async throws -> String {
-        let response = try await command(
-            "POST", "/session/\(sessionID)/element", ["using": "css selector", "value": css])
-        guard let value = response["value"] as? [String: Any],
-            let id = value["element-6066-11e4-a52e-4f735466cecf"] as? String
-        else { throw WebDriverError.unexpected("no element \(css): \(response)") }
-        return id
-    }
-
+    /// The text of the element matching `css`, once there is one (read in
+    /// one script in the page, like ``click(_:)``).
     func text(_ css: String) async throws -> String {
-        let id = try await element(css)
-        let response = try await command("GET", "/session/\(sessionID)/element/\(id)/text")
-        return response["value"] as? String ?? ""
+        let selector = String(decoding: try JSONEncoder().encode(css), as: UTF8.self)
+        try await waitUntil("document.querySelector(\(selector)) !== null")
+        let text = try await run("return document.querySelector(args[0])?.innerText ?? null;", [css])
+        guard let text = text as? String else { throw WebDriverError.unexpected("no text at \(css)") }
+        return text
     }
 
+    /// Clicks the element matching `css`, once there is one. Found and
+    /// clicked in one script in the page: the server replaces the page's
+    /// content with every state it pushes, so an element reference fetched
+    /// by one command can be stale by the next.
     func click(_ css: String) async throws {
-        let id = try await element(css)
-        _ = try await command("POST", "/session/\(sessionID)/element/\(id)/click", [:])
+        let selector = String(decoding: try JSONEncoder().encode(css), as: UTF8.self)
+        try await waitUntil("document.querySelector(\(selector)) !== null")
+        let clicked = try await run(
+            "const element = document.querySelector(args[0]); if (!element) { return false; } element.click(); return true;",
+            [css])
+        guard clicked as? Bool == true else { throw WebDriverError.unexpected("nothing to click at \(css)") }
     }
 
     /// Runs `script` (an async function body; `arguments` are passed) in
