@@ -100,7 +100,7 @@ struct ChildOutput<Parent: BaseTransducer, Value>: Subject {
     /// parent's buffer was full), for `send` to deliver.
     @usableFromInline let pending = _PendingEvent<Parent.Event>()
 
-    @inlinable
+    @inlinable @inline(never)
     func send(_ value: sending Value, isolated: isolated any Actor) async throws {
         guard let event = pending.take() ?? event(value) else { return }
         if await Parent.Proxy._deliver(event, through: input, isolation: isolated) != nil {
@@ -109,8 +109,10 @@ struct ChildOutput<Parent: BaseTransducer, Value>: Subject {
     }
 
     /// Enqueues the event at once when the parent's buffer has room: the
-    /// common case costs no `await`.
-    @inlinable
+    /// common case costs no `await`. Out of line: inlined, the parent's
+    /// channel code and its events' temporaries would take room in the
+    /// child's run-loop frame, which its task keeps while the child lives.
+    @inlinable @inline(never)
     func _sendSynchronously(_ value: Value) throws -> Bool {
         guard let event = event(value) else { return true }
         switch Parent.Proxy._offer(event, through: input) {

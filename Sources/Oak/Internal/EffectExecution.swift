@@ -248,8 +248,35 @@ extension Effect: _RunnableEffect {
                     context.cancelledOperations.append(cancelled)
                 }
                 return .noEvent
-            case .isolatedAction, .asyncActions, .combined:
+            case .combined(let effects):
+                // Executed here when no part needs to suspend (starting
+                // children and operations, say): no async frame, which a
+                // task would keep for the rest of the run.
+                guard effects.allSatisfy({ $0.isSynchronous(context, isolation: isolation) }) else { return nil }
+                var events: [T.Event] = []
+                for effect in effects {
+                    try (effect.executeSync(&context, isolation: isolation) ?? .noEvent).append(to: &events)
+                }
+                return events.isEmpty ? .noEvent : .many(events)
+            case .isolatedAction, .asyncActions:
                 return nil
+            }
+        }
+    }
+
+    /// Whether `executeSync` executes this effect (it returns `nil` for the
+    /// others).
+    @inlinable
+    func isSynchronous(_ context: _EffectContext<T, T.Env>, isolation: isolated (any Actor)?) -> Bool {
+        switch storage {
+        case .event, .operation, .perform: return true
+        case .action: return !(isolation == nil && context.runActor != nil)
+        case .asyncAction: return false
+        case .boxed(let box):
+            switch box.kind {
+            case .events, .operation, .cancel: return true
+            case .isolatedAction, .asyncActions: return false
+            case .combined(let effects): return effects.allSatisfy { $0.isSynchronous(context, isolation: isolation) }
             }
         }
     }
