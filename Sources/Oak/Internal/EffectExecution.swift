@@ -252,16 +252,26 @@ extension Effect: _RunnableEffect {
                 // Executed here when no part needs to suspend (starting
                 // children and operations, say): no async frame, which a
                 // task would keep for the rest of the run.
-                guard effects.allSatisfy({ $0.isSynchronous(context, isolation: isolation) }) else { return nil }
-                var events: [T.Event] = []
-                for effect in effects {
-                    try (effect.executeSync(&context, isolation: isolation) ?? .noEvent).append(to: &events)
-                }
-                return events.isEmpty ? .noEvent : .many(events)
+                return try Self.executeSynchronously(effects, &context, isolation: isolation)
             case .isolatedAction, .asyncActions:
                 return nil
             }
         }
+    }
+
+    /// Executes a combination when none of its parts needs to suspend;
+    /// `nil` otherwise. Out of line, so that `executeSync` (which it calls
+    /// for each part) is not recursive and stays inlined in the run loop.
+    @inlinable @inline(never)
+    static func executeSynchronously(
+        _ effects: [Effect], _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
+    ) throws -> _Outcome<T.Event>? {
+        guard effects.allSatisfy({ $0.isSynchronous(context, isolation: isolation) }) else { return nil }
+        var events: [T.Event] = []
+        for effect in effects {
+            try (effect.executeSync(&context, isolation: isolation) ?? .noEvent).append(to: &events)
+        }
+        return events.isEmpty ? .noEvent : .many(events)
     }
 
     /// Whether `executeSync` executes this effect (it returns `nil` for the

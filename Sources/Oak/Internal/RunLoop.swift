@@ -1,22 +1,21 @@
 import Atomics
 import DequeModule
 
-/// What one update left for the run loop to do.
+/// What one step (``BaseTransducer/_step(_:_:_:_:_:_:_:_:isolation:)``) left
+/// for the run loop to do; the effect and the outcome it speaks of are in
+/// the loop's slots.
 @usableFromInline
-struct _Step<E> {
-    /// The effect to execute.
-    @usableFromInline var effect: E?
-    /// Whether the output was delivered (else the loop awaits its delivery).
-    @usableFromInline var isDelivered: Bool
-    /// Whether the new state is terminal.
-    @usableFromInline var isTerminal: Bool
-
-    @inlinable
-    init(effect: consuming E?, isDelivered: Bool, isTerminal: Bool) {
-        self.effect = effect
-        self.isDelivered = isDelivered
-        self.isTerminal = isTerminal
-    }
+enum _StepResult {
+    /// Done: the effect (if any) was executed; the outcome is its events.
+    case executed
+    /// The state is terminal: the loop delivers the output if needed,
+    /// closes the input and cleans up with the effect.
+    case terminal
+    /// The output waits for delivery: the loop awaits it, then executes the
+    /// effect, if any.
+    case waiting
+    /// The effect needs to suspend.
+    case suspending
 }
 
 /// Ends the loop when the input was finished (`proxy.finish()`) and every
@@ -148,42 +147,79 @@ extension BaseTransducer {
                     var next: Event? = element.event
                     while let event = next {
                         next = nil
-                        var step = try _update(&carrier, event, &lastOutput, output, inspection, effectType)
-                        if !step.isDelivered {
-                            try await _deliver(lastOutput, to: output, isolation: isolation)
-                        }
-                        let effect = step.effect.take()
-
-                        if step.isTerminal {
-                            // Close first: nothing sent from now on can be processed.
-                            channel.close()
+                        let outcome: _Outcome<Event>
+                        if _stepsOutOfLine {
+                            // The effect and the outcome come back through
+                            // `inout`: one slot each in the frame.
+                            var isDelivered = true
+                            var effect: E? = nil
+                            var executed: _Outcome<Event> = .noEvent
+                            switch try _step(
+                                &carrier, event, &lastOutput, output, &context, &isDelivered, &effect, &executed,
+                                isolation: isolation)
+                            {
+                            case .executed:
+                                outcome = executed
+                            case .terminal:
+                                if !isDelivered { try await _deliver(lastOutput, to: output, isolation: isolation) }
+                                // Close first: nothing sent from now on can be processed.
+                                channel.close()
+                                if let effect = effect.take() {
+                                    try await cleanUp(effect, &context, isolation: isolation)
+                                }
+                                break runLoop
+                            case .waiting:
+                                if !isDelivered { try await _deliver(lastOutput, to: output, isolation: isolation) }
+                                outcome = try await _execute(effect.take(), &context, isolation: isolation)
+                            case .suspending:
+                                outcome = try await _executeAsync(effect.take(), &context, isolation: isolation)
+                            }
+                        } else {
+                            // The same step inlined (see `_stepsOutOfLine`).
+                            if let inspection {
+                                inspection.record(InspectionRecord<Self>.event(event))
+                            }
+                            let (effect, out) = carrier.mutate { E.step(&$0, event) }
+                            if let inspection {
+                                inspection.record(InspectionRecord<Self>.state(carrier.state))
+                                if E.deliversOutput { inspection.record(InspectionRecord<Self>.output(out)) }
+                            }
+                            if E.deliversOutput, try !output._sendSynchronously(out) {
+                                try await output._send(out, isolation: isolation)
+                            }
+                            lastOutput = out
+                            if carrier.state.isTerminal {
+                                // Close first: nothing sent from now on can be processed.
+                                channel.close()
+                                if let effect = consume effect {
+                                    try await cleanUp(effect, &context, isolation: isolation)
+                                }
+                                break runLoop
+                            }
+                            // `consume`: the effect is moved, not copied, into the
+                            // branch; a copy costs a retain and a release per step.
                             if let effect = consume effect {
-                                try await cleanUp(effect, &context, isolation: isolation)
+                                do {
+                                    outcome = try await effect.execute(&context, isolation: isolation)
+                                } catch {
+                                    if context.isInspecting { context.recordActionFailed(error) }
+                                    throw error
+                                }
+                            } else {
+                                outcome = .noEvent
                             }
-                            break runLoop
                         }
-                        // `consume`: the effect is moved, not copied, into the
-                        // branch; a copy costs a retain and a release per step.
-                        if let effect = consume effect {
-                            let outcome: _Outcome<Event>
-                            do {
-                                outcome = try await effect.execute(&context, isolation: isolation)
-                            } catch {
-                                if context.isInspecting { context.recordActionFailed(error) }
-                                throw error
-                            }
-                            if !context.cancelledOperations.isEmpty {
-                                // Events of an operation cancelled just now
-                                // never reach `update`.
-                                channel.removeEvents(of: context.cancelledOperations, from: &batch)
-                                context.cancelledOperations.removeAll()
-                            }
-                            switch outcome {
-                            case .noEvent: break
-                            case .one(let event): next = event
-                            case .many(let events):
-                                if !events.isEmpty { stack.append(contentsOf: events.reversed()) }
-                            }
+                        if !context.cancelledOperations.isEmpty {
+                            // Events of an operation cancelled just now
+                            // never reach `update`.
+                            channel.removeEvents(of: context.cancelledOperations, from: &batch)
+                            context.cancelledOperations.removeAll()
+                        }
+                        switch outcome {
+                        case .noEvent: break
+                        case .one(let event): next = event
+                        case .many(let events):
+                            if !events.isEmpty { stack.append(contentsOf: events.reversed()) }
                         }
                         if next == nil { next = stack.popLast() }
                     }
@@ -200,36 +236,107 @@ extension BaseTransducer {
         return (.success(lastOutput), batch)
     }
 
-    /// One update, out of line: its temporaries (copies of the state, the
-    /// output, the inspection records) then live on the thread's stack
-    /// while it runs, not in the loop's async frame, which a task keeps for
-    /// as long as the run lives. Inlined, a transducer with a 500-byte state
-    /// made that frame about 20 kB per run (measured on the Comics web
-    /// server, one run per browser session); the call costs about a
-    /// nanosecond per event.
+    /// Whether the loop calls ``_step(_:_:_:_:_:_:_:_:isolation:)`` out of line
+    /// rather than doing the same work inlined: when the state, output and event take more than
+    /// 256 bytes together. Out of line, the step's temporaries (copies of
+    /// the state, the output, the effect, inspection records) live on the
+    /// thread's stack while it runs, not in the loop's async frame, which a
+    /// task keeps for as long as the run lives: inlined, a transducer with a
+    /// 505-byte state made that frame 19.6 kB per run (the Comics web server,
+    /// one run per browser session), 9.7 kB out of line. The call costs
+    /// about 8 ns per step (W2 in OakProfile), which small transducers, whose
+    /// frames stay small, do not pay. Decision 0023. Constant once
+    /// specialised: the branch not taken is compiled away.
+    @inlinable
+    static var _stepsOutOfLine: Bool {
+        MemoryLayout<State>.size + MemoryLayout<Output>.size + MemoryLayout<Event>.size > 256
+    }
+
+    /// One step, out of line (see `_stepsOutOfLine`): the update, the
+    /// output and the effect when none of them needs to suspend.
     ///
-    /// Calls `update`, records the step for an inspecting test, delivers
-    /// the output when that needs no `await` (else `isDelivered` is false
-    /// and the loop awaits ``_deliver(_:to:isolation:)``) and keeps it in
-    /// `lastOutput`.
+    /// Calls `update`, records the step for an inspecting test, delivers the
+    /// output when that needs no `await` (else sets `isDelivered` to false:
+    /// the loop awaits ``_deliver(_:to:isolation:)`` before the effect),
+    /// keeps it in `lastOutput`, and executes the effect when it can without
+    /// suspending.
     @inlinable @inline(never)
-    static func _update<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
+    static func _step<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
         _ carrier: inout Carrier, _ event: Event, _ lastOutput: inout Output?, _ output: Out,
-        _ inspection: _RunInspection?, _: E.Type
-    ) throws -> _Step<E> where Carrier.State == State, Out.Value == Output, E.T == Self {
-        inspection?.record(InspectionRecord<Self>.event(event))
+        _ context: inout _EffectContext<Self, E.Env>, _ isDelivered: inout Bool, _ pending: inout E?,
+        _ executed: inout _Outcome<Event>, isolation: isolated (any Actor)?
+    ) throws -> _StepResult where Carrier.State == State, Out.Value == Output, E.T == Self {
+        let inspection = context.inspection
+        if let inspection { inspection.record(InspectionRecord<Self>.event(event)) }
         let (effect, out) = carrier.mutate { E.step(&$0, event) }
         if let inspection {
             inspection.record(InspectionRecord<Self>.state(carrier.state))
             if E.deliversOutput { inspection.record(InspectionRecord<Self>.output(out)) }
         }
-        let isDelivered = try !E.deliversOutput || output._sendSynchronously(out)
+        if E.deliversOutput { isDelivered = try output._sendSynchronously(out) }
         lastOutput = out
-        return _Step(effect: effect, isDelivered: isDelivered, isTerminal: carrier.state.isTerminal)
+        if carrier.state.isTerminal {
+            pending = consume effect
+            return .terminal
+        }
+        guard let effect = consume effect else { return isDelivered ? .executed : .waiting }
+        guard isDelivered else {
+            pending = effect
+            return .waiting
+        }
+        do {
+            if let outcome = try effect.executeSync(&context, isolation: isolation) {
+                executed = outcome
+                return .executed
+            }
+        } catch {
+            if context.isInspecting { context.recordActionFailed(error) }
+            throw error
+        }
+        pending = effect
+        return .suspending
+    }
+
+    /// Executes an effect whose step waited for its output's delivery.
+    @inlinable @inline(never)
+    static func _execute<E: _RunnableEffect>(
+        _ effect: E?, _ context: inout _EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
+    ) async throws -> _Outcome<Event> where E.T == Self {
+        guard let effect else { return .noEvent }
+        do {
+            return try await effect.execute(&context, isolation: isolation)
+        } catch {
+            if context.isInspecting { context.recordActionFailed(error) }
+            throw error
+        }
+    }
+
+    /// Executes an effect that `executeSync` could not: an action awaited in
+    /// place, or `executeAsync`.
+    @inlinable
+    static func _executeAsync<E: _RunnableEffect>(
+        _ effect: E?, _ context: inout _EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
+    ) async throws -> _Outcome<Event> where E.T == Self {
+        guard let effect else { return .noEvent }
+        do {
+            if let action = effect.asyncAction {
+                // Awaited here, in the loop: one hop to the action's
+                // isolation and one back, no other async frame.
+                if context.isInspecting { context.recordActionStarted() }
+                // Safety: an action with an isolation of its own can only be
+                // created where `Env` is `Sendable`.
+                nonisolated(unsafe) let env = context.env
+                return .one(try await action(env))
+            }
+            return try await effect.executeAsync(&context, isolation: isolation)
+        } catch {
+            if context.isInspecting { context.recordActionFailed(error) }
+            throw error
+        }
     }
 
     /// Delivers an output that `_sendSynchronously` could not: out of line,
-    /// as `_update`.
+    /// as `_step`.
     @inlinable @inline(never)
     static func _deliver<Out: Subject>(
         _ value: Output?, to output: Out, isolation: isolated (any Actor)?
