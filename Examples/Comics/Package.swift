@@ -39,6 +39,9 @@ let package = Package(
         .systemLibrary(
             name: "CNcurses", path: "CNcurses",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        // The allocator's heap statistics and trimming (glibc), for the web
+        // server's idle sweep.
+        .target(name: "CMemory", path: "CMemory"),
         // Terminal infrastructure: keys, drawing, resize, restore.
         .target(name: "TerminalUI", dependencies: ["CNcurses", "Common"], path: "TerminalUI"),
         // Web infrastructure: HTML that escapes what it interpolates, the
@@ -85,7 +88,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Oak", package: "Oak"),
-                "Common", "WebUI", "MainScene", "ComicsScene", "FavouritesScene",
+                "Common", "WebUI", "MainScene", "ComicsScene", "FavouritesScene", "CMemory",
             ],
             path: "WebServer"),
         // The injector: options, adapters, start.
@@ -124,6 +127,7 @@ let package = Package(
             name: "ServicesTests",
             dependencies: [
                 "Services", "FixtureServer", "ComicsScene", "FavouritesScene", "HTTPClient", "API", "Persistence",
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Tests/ServicesTests"),
         .testTarget(

@@ -50,7 +50,7 @@ public struct ComicDTO: Codable, Equatable, Sendable {
 }
 
 /// The paths of the xkcd JSON API.
-public enum Endpoint: Equatable, Sendable {
+public enum Endpoint: Hashable, Sendable {
     /// The latest comic: `/info.0.json`.
     case latest
     /// Comic `n`: `/{n}/info.0.json`.

@@ -45,7 +45,7 @@ struct Sources: ParsableArguments {
         }
         let store = Result { () throws(PersistenceError) in try FavouritesStore(directory: directory) }
         let comics = ComicsEnv.live(
-            source: ComicsSource(base: base), favourites: store, loadsImages: loadsImages)
+            source: ComicsSource(base: base), favourites: store, loadsImages: loadsImages, cache: ComicsCache())
         let env = Main.Env(comics: comics, favourites: .live(store))
         do {
             let result = try await body(env)

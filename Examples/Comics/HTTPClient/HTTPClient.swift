@@ -68,7 +68,7 @@ public struct HTTPClient: Sendable {
         let result = await withTaskCancellationHandler {
             await download.run(task)
         } onCancel: {
-            task.cancel()
+            download.cancel()
         }
         return try result.get()
     }
@@ -104,6 +104,14 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
             }
             if let known { continuation.resume(returning: known) } else { task.resume() }
         }
+    }
+
+    /// Stops waiting for the answer: the caller was cancelled. The transfer
+    /// itself is left to end (within the timeout and the size limit) rather
+    /// than cancelled: FoundationNetworking on Linux traps ("a task that is
+    /// not in the registry") when a task is cancelled as it completes.
+    func cancel() {
+        finish(.failure(.unreachable("the request was cancelled")))
     }
 
     private func finish(_ result: Result<Data, HTTPError>) {

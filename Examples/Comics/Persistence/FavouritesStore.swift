@@ -32,6 +32,10 @@ public final class FavouritesStore: Sendable {
     static let fileName = "favourites.sqlite"
 
     private let pool: DatabasePool
+    /// One observation of the favourites for every consumer of ``changes(_:)``
+    /// (a server's thousand sessions share one), started by the first and
+    /// stopped after the last; values arrive on `observationQueue`.
+    private let observation: SharedValueObservation<[StoredFavourite]>
 
     /// Opens the favourites in `directory`, creating the directory (only
     /// that one, never its parents) and an empty database if needed, and
@@ -56,6 +60,13 @@ public final class FavouritesStore: Sendable {
 
         pool = try Self.openPool(path: path)
         self.path = path
+        // `removeDuplicates`: a pool's observation may fetch the same list
+        // twice as it starts (from a reader, then from the writer).
+        observation = ValueObservation.trackingConstantRegion { db in try Self.fetchAll(db) }
+            .removeDuplicates()
+            .shared(
+                in: pool, scheduling: .async(onQueue: DispatchQueue(label: "oak-comics.favourites")),
+                extent: .whileObserved)
     }
 
     /// All favourites, the most recently added first (ties: the highest number first).
@@ -80,16 +91,11 @@ public final class FavouritesStore: Sendable {
     public func changes<Value: Sendable>(
         _ transform: @escaping @Sendable ([StoredFavourite]) -> Value
     ) -> AsyncStream<Value> {
-        let observation = ValueObservation.trackingConstantRegion { db in try Self.fetchAll(db) }
-        let values = observation.values(in: pool, bufferingPolicy: .bufferingNewest(1))
-        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let task = Task {
-                do {
-                    for try await favourites in values { continuation.yield(transform(favourites)) }
-                } catch {}
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let subscription = observation.start(
+                onError: { _ in continuation.finish() },
+                onChange: { favourites in continuation.yield(transform(favourites)) })
+            continuation.onTermination = { _ in subscription.cancel() }
         }
     }
 

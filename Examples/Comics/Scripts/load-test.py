@@ -7,7 +7,7 @@ stream, its token), sends INTENTS intents from every session, and measures
 for each the time from posting it to the pushed page that follows, first
 with every session sending at once, then one intent at a time. Reports
 resident memory per live session (beyond the first), latency p50/p99, and
-resident memory after the sessions have expired.
+resident memory and heap in use after the sessions have expired.
 
     swift build -c release --package-path Examples/Comics --product comics
     python3 Examples/Comics/Scripts/load-test.py [--sessions 1000] [--intents 5]
@@ -130,10 +130,11 @@ async def main():
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
 
     data_dir = tempfile.mkdtemp(prefix="oak-load-")
+    log = open(os.path.join(data_dir, "server.log"), "w+")
     server = subprocess.Popen(
         [BINARY, "serve", "--port", "0", "--max-sessions", str(arguments.sessions + 10),
          "--idle-minutes", str(arguments.idle_minutes), "--data-dir", data_dir],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        stdout=subprocess.PIPE, stderr=log, text=True)
     try:
         line = server.stdout.readline()
         port = int(re.search(r":(\d+)/", line).group(1))
@@ -162,7 +163,9 @@ async def main():
         after_intents = rss_kib(server.pid)
 
         # One intent at a time, from sessions in turn, all of them live: the
-        # latency without the queue that a burst of every session builds.
+        # latency without the queue that a burst of every session builds
+        # (after a second for the burst's last loads and pushes to finish).
+        await asyncio.sleep(1)
         single = []
         for index in range(min(arguments.sequential, len(sessions))):
             result = await sessions[index].intent(names[index % 2])
@@ -173,6 +176,10 @@ async def main():
             session.close()
         await asyncio.sleep(arguments.idle_minutes * 60 * 1.5 + 1)
         expired = rss_kib(server.pid)
+        log.seek(0)
+        # The server logs its heap in use (glibc) after each sweep that ends sessions.
+        heaps = re.findall(r"heap_in_use_bytes=(\d+)", log.read())
+        lives = re.findall(r"live=(\d+)", open(log.name).read())
 
         latencies.sort()
         per_session = (live - one) * 1024 / max(1, arguments.sessions - 1)
@@ -181,7 +188,10 @@ async def main():
         print(f"resident memory: {baseline / 1024:.1f} MiB at start, {one / 1024:.1f} MiB with one session, "
               f"{live / 1024:.1f} MiB with {arguments.sessions}, {after_intents / 1024:.1f} MiB after the intents, "
               f"{expired / 1024:.1f} MiB after expiry")
-        print(f"per live session beyond the first: {per_session / 1024:.1f} KiB")
+        print(f"per live session beyond the first: {per_session / 1024:.1f} KiB ({per_session / 1000:.1f} kB)")
+        if heaps:
+            print(f"after expiry: heap in use {int(heaps[-1]) / 1048576:.1f} MiB with {lives[-1]} sessions live "
+                  f"(the server's last sweep log)")
         if latencies:
             p50 = statistics.median(latencies) * 1000
             p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000

@@ -87,13 +87,31 @@ extension ComicsEnv {
     /// The live port: comics from `source`, favourites in `store` (or
     /// unavailable, with the reason, when the store could not be opened),
     /// images (PNG only, from the addresses `source` allows) when
-    /// `loadsImages`.
+    /// `loadsImages`; comics and images kept in `cache` when there is one
+    /// (give one port, and so one cache, to every session of a server).
     public static func live(
-        source: ComicsSource, favourites store: Result<FavouritesStore, PersistenceError>, loadsImages: Bool = false
+        source: ComicsSource, favourites store: Result<FavouritesStore, PersistenceError>, loadsImages: Bool = false,
+        cache: ComicsCache? = nil
     ) -> ComicsEnv {
-        ComicsEnv(
-            latest: { () async throws(ComicsError) -> Comic in try await source.fetch(.latest) },
-            comic: { (number: Int) async throws(ComicsError) -> Comic in try await source.fetch(.comic(number)) },
+        @Sendable func fetch(_ endpoint: Endpoint) async throws(ComicsError) -> Comic {
+            guard let cache else { return try await source.fetch(endpoint) }
+            return try await cache.comics.value(for: endpoint) { () async throws(ComicsError) in
+                try await source.fetch(endpoint)
+            }
+        }
+        @Sendable func fetchImage(_ url: URL) async -> Data? {
+            guard loadsImages, ComicsSource.isAllowed(url, base: source.base) else { return nil }
+            @Sendable func load() async throws(ImageUnavailable) -> Data {
+                guard let data = try? await source.client.get(url), data.starts(with: [0x89, 0x50, 0x4E, 0x47])
+                else { throw ImageUnavailable() }
+                return data
+            }
+            guard let cache else { return try? await load() }
+            return try? await cache.images.value(for: url, fetch: load)
+        }
+        return ComicsEnv(
+            latest: { () async throws(ComicsError) -> Comic in try await fetch(.latest) },
+            comic: { (number: Int) async throws(ComicsError) -> Comic in try await fetch(.comic(number)) },
             randomNumber: { Int.random(in: $0) },
             isFavourite: { (number: Int) throws(FavouritesUnavailable) -> Bool in
                 try store.using(FavouritesUnavailable.init) { store throws(PersistenceError) in
@@ -109,11 +127,6 @@ extension ComicsEnv {
                     }
                 }
             },
-            image: { url in
-                guard loadsImages, ComicsSource.isAllowed(url, base: source.base),
-                    let data = try? await source.client.get(url), data.starts(with: [0x89, 0x50, 0x4E, 0x47])
-                else { return nil }
-                return data
-            })
+            image: { url in await fetchImage(url) })
     }
 }

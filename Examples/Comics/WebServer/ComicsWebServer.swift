@@ -62,7 +62,7 @@ public final class ComicsWebServer: Sendable {
         host: String = "127.0.0.1", port: Int = 0, env: Main.Env, limits: SessionLimits = SessionLimits(),
         clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "comics.web")
     ) async throws -> ComicsWebServer {
-        let store = SessionStore(limits: limits, clock: clock, env: env)
+        let store = SessionStore(limits: limits, clock: clock, env: env, logger: logger)
         let urlHost = host.contains(":") ? "[\(host)]" : host
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let app = Application(

@@ -150,4 +150,27 @@ struct FavouritesStoreChangesTests {
         if seen?.isEmpty == true { seen = await changes.next() }
         #expect(seen?.map(\.number) == [9])
     }
+
+    @Test func subscribersShareOneObservationAndOneEndingLeavesTheOthers() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "oak-changes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try FavouritesStore(directory: directory)
+        var first: AsyncStream<[Int]>.Iterator? = store.changes { $0.map(\.number) }.makeAsyncIterator()
+        var second = store.changes { $0.map(\.number) }.makeAsyncIterator()
+        #expect(await first?.next() == [])
+        #expect(await second.next() == [])
+
+        try store.add(StoredFavourite(number: 1, title: "One", addedAt: Date(timeIntervalSince1970: 1)))
+        #expect(await first?.next() == [1])
+        #expect(await second.next() == [1])
+
+        first = nil  // the first subscriber stops listening
+        try store.add(StoredFavourite(number: 2, title: "Two", addedAt: Date(timeIntervalSince1970: 2)))
+        #expect(await second.next() == [2, 1])
+
+        // A late subscriber starts with the list as it is now.
+        var late = store.changes { $0.map(\.number) }.makeAsyncIterator()
+        #expect(await late.next() == [2, 1])
+    }
 }
