@@ -33,8 +33,8 @@ size_t oak_heap_in_use(void) {
         size_t mapped = last_size(xml, "<total type=\"mmap\"");
         size_t freeFast = last_size(xml, "<total type=\"fast\"");
         size_t freeRest = last_size(xml, "<total type=\"rest\"");
-        size_t free = freeFast + freeRest;
-        inUse = system + mapped > free ? system + mapped - free : 0;
+        size_t unused = freeFast + freeRest;
+        inUse = system + mapped > unused ? system + mapped - unused : 0;
     }
     free(xml);
     return inUse;

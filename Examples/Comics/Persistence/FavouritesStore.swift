@@ -34,7 +34,7 @@ public final class FavouritesStore: Sendable {
     private let pool: DatabasePool
     /// One observation of the favourites for every consumer of ``changes(_:)``
     /// (a server's thousand sessions share one), started by the first and
-    /// stopped after the last; values arrive on `observationQueue`.
+    /// stopped after the last; values arrive on a private serial queue.
     private let observation: SharedValueObservation<[StoredFavourite]>
 
     /// Opens the favourites in `directory`, creating the directory (only

@@ -39,7 +39,7 @@ struct WebResponder: HTTPResponder {
     }
 
     /// Adds the security headers every answer carries (synchronous and out
-    /// of line, as `resolve`).
+    /// of line, as ``resolve(_:)``).
     @inline(never)
     private static func decorate(_ response: Response, for request: Request) -> Response {
         var response = response
@@ -66,15 +66,16 @@ struct WebResponder: HTTPResponder {
     }
 
     /// Where a request goes: a handler that reads the session, or an answer
-    /// that needs none. Synchronous and out of line, so that its
-    /// temporaries stay out of `route`'s async frame (an event stream's
-    /// task keeps that frame's memory while its page is open).
+    /// that needs none.
     private enum Route {
         case answer(Response)
         case index, intent, events
         case image(Int)
     }
 
+    /// The route of `request`: synchronous and out of line, so that its
+    /// temporaries stay out of the async frames of the request's task (an
+    /// event stream's task keeps its frames' memory while its page is open).
     @inline(never)
     private static func resolve(_ request: Request) -> Route {
         let path = request.uri.path
