@@ -66,18 +66,24 @@ actor WebSession {
         end()
     }
 
-    /// The whole page of the current state.
+    /// The whole page of the current state. (This and the other reads are
+    /// out of line: inlined into a caller's async frame, such as an event
+    /// stream's, each copy of the state would stay in it as long as the
+    /// stream is open.)
+    @inline(never)
     func page() -> HTML {
         MainWebView.page(state, intents: intents(), context: context)
     }
 
     /// The content of the current state, for a page that is open.
+    @inline(never)
     func content() -> HTML {
         MainWebView.content(state, intents: intents(), context: context)
     }
 
     /// The image of comic `number`, if it is the comic shown and its image
     /// has arrived.
+    @inline(never)
     func image(of number: Int) -> Data? {
         guard case .showing(let comic) = state.comicsState.phase, comic.number == number else { return nil }
         return state.comicsState.image
@@ -85,6 +91,7 @@ actor WebSession {
 
     /// Invokes the intent named `name` of the model of the current state;
     /// `nil` when there is no such intent in this state.
+    @inline(never)
     func perform(intent name: String, number: Int?) -> IntentResult? {
         MainWebView.perform(intent: name, number: number, state: state, intents: intents())
     }
