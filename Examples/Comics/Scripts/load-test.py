@@ -178,8 +178,9 @@ async def main():
         expired = rss_kib(server.pid)
         log.seek(0)
         # The server logs its heap in use (glibc) after each sweep that ends sessions.
-        heaps = re.findall(r"heap_in_use_bytes=(\d+)", log.read())
-        lives = re.findall(r"live=(\d+)", open(log.name).read())
+        logged = log.read()
+        heaps = re.findall(r"heap_in_use_bytes=(\d+)", logged)
+        lives = re.findall(r"live=(\d+)", logged)
 
         latencies.sort()
         per_session = (live - one) * 1024 / max(1, arguments.sessions - 1)

@@ -33,11 +33,6 @@ public final class ComicsCache: Sendable {
             lifetime: { $0 == .latest ? latestLifetime : nil })
         images = FetchCache(limit: maxImageBytes, clock: clock, cost: \.count, lifetime: { _ in nil })
     }
-
-    /// How many comics and image bytes are kept.
-    public var counts: (comics: Int, imageBytes: Int) {
-        get async { (await comics.totalCost, await images.totalCost) }
-    }
 }
 
 /// An image that could not be had (not fetched, or not a PNG): not kept.

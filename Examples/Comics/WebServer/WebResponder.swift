@@ -22,27 +22,15 @@ struct WebResponder: HTTPResponder {
     static let maxBodySize = 4_096
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        var response: Response
         do {
-            return Self.decorate(try await route(request), for: request)
+            response = try await route(request)
         } catch {
-            return Self.failed(request, error, logger: logger)
+            logger.error("A request failed.", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            response = Self.page(
+                .internalServerError, title: "Something went wrong",
+                text: "The server could not answer. Reload the page.")
         }
-    }
-
-    /// The answer to a request whose handler failed.
-    @inline(never)
-    private static func failed(_ request: Request, _ error: any Error, logger: Logger) -> Response {
-        logger.error("A request failed.", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-        let response = page(
-            .internalServerError, title: "Something went wrong", text: "The server could not answer. Reload the page.")
-        return decorate(response, for: request)
-    }
-
-    /// Adds the security headers every answer carries (synchronous and out
-    /// of line, as ``resolve(_:)``).
-    @inline(never)
-    private static func decorate(_ response: Response, for request: Request) -> Response {
-        var response = response
         response.headers[.contentSecurityPolicy] = WebPage.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         if let referrerPolicy = HTTPField.Name("Referrer-Policy") {  // no `Referer` leaves the page
@@ -54,64 +42,36 @@ struct WebResponder: HTTPResponder {
         return response
     }
 
-    @inline(never)
     private func route(_ request: Request) async throws -> Response {
-        switch Self.resolve(request) {
-        case .answer(let response): response
-        case .index: await index(request)
-        case .intent: try await intent(request)
-        case .events: await events(request)
-        case .image(let number): await image(number, request)
-        }
-    }
-
-    /// Where a request goes: a handler that reads the session, or an answer
-    /// that needs none.
-    private enum Route {
-        case answer(Response)
-        case index, intent, events
-        case image(Int)
-    }
-
-    /// The route of `request`: synchronous and out of line, so that its
-    /// temporaries stay out of the async frames of the request's task (an
-    /// event stream's task keeps its frames' memory while its page is open).
-    @inline(never)
-    private static func resolve(_ request: Request) -> Route {
         let path = request.uri.path
         let method = request.method
         switch path {
         case "/":
-            guard method == .get || method == .head else { return .answer(notAllowed("GET, HEAD")) }
-            return .index
+            guard method == .get || method == .head else { return Self.notAllowed("GET, HEAD") }
+            return await index(request)
         case WebPage.intentPath:
-            guard method == .post else { return .answer(notAllowed("POST")) }
-            return .intent
+            guard method == .post else { return Self.notAllowed("POST") }
+            return try await intent(request)
         case WebPage.eventsPath:
-            guard method == .get else { return .answer(notAllowed("GET")) }
-            return .events
+            guard method == .get else { return Self.notAllowed("GET") }
+            return await events(request)
         case WebPage.scriptPath:
-            guard method == .get || method == .head else { return .answer(notAllowed("GET, HEAD")) }
-            return .answer(text(WebPage.script, type: "text/javascript; charset=utf-8"))
+            guard method == .get || method == .head else { return Self.notAllowed("GET, HEAD") }
+            return Self.text(WebPage.script, type: "text/javascript; charset=utf-8")
         case WebPage.stylePath:
-            guard method == .get || method == .head else { return .answer(notAllowed("GET, HEAD")) }
-            return .answer(text(WebPage.style, type: "text/css; charset=utf-8"))
+            guard method == .get || method == .head else { return Self.notAllowed("GET, HEAD") }
+            return Self.text(WebPage.style, type: "text/css; charset=utf-8")
         default:
-            if path.hasPrefix("/image/"), let number = number(path.dropFirst("/image/".count)) {
-                guard method == .get || method == .head else { return .answer(notAllowed("GET, HEAD")) }
-                return .image(number)
+            if path.hasPrefix("/image/"), let number = Self.number(path.dropFirst("/image/".count)) {
+                guard method == .get || method == .head else { return Self.notAllowed("GET, HEAD") }
+                return await image(number, request)
             }
-            return .answer(page(.notFound, title: "Not found", text: "There is nothing at this address."))
+            return Self.page(.notFound, title: "Not found", text: "There is nothing at this address.")
         }
     }
 
     // MARK: - Routes
-    //
-    // Each out of line: a task keeps the largest frames it ever held, and an
-    // event stream's task lives as long as its page; inlined into `route`,
-    // every route's temporaries would be in that frame.
 
-    @inline(never)
     private func index(_ request: Request) async -> Response {
         if let session = await store.session(id: Self.sessionID(of: request)) {
             return Self.html(await session.page())
@@ -132,7 +92,6 @@ struct WebResponder: HTTPResponder {
         }
     }
 
-    @inline(never)
     private func intent(_ request: Request) async throws -> Response {
         guard let session = await store.session(id: Self.sessionID(of: request)) else {
             return Self.page(.forbidden, title: "Session ended", text: "Your session has ended. Reload the page.")
@@ -157,7 +116,6 @@ struct WebResponder: HTTPResponder {
         return Response(status: .seeOther, headers: [.location: "/"])
     }
 
-    @inline(never)
     private func events(_ request: Request) async -> Response {
         guard let session = await store.session(id: Self.sessionID(of: request)) else {
             return Self.page(.forbidden, title: "Session ended", text: "Your session has ended. Reload the page.")
@@ -168,11 +126,11 @@ struct WebResponder: HTTPResponder {
         let body = ResponseBody { [weak session] writer in
             guard let first = session else { return try await writer.finish(nil) }
             var version = await first.version
-            try await writer.write(Self.event(await first.content(), id: version))
+            try await writer.write(ByteBuffer(string: Self.event(await first.content(), id: version)))
             for await next in changes where next != version {
                 guard let session else { break }
                 version = next
-                try await writer.write(Self.event(await session.content(), id: version))
+                try await writer.write(ByteBuffer(string: Self.event(await session.content(), id: version)))
             }
             try await writer.finish(nil)
         }
@@ -182,7 +140,6 @@ struct WebResponder: HTTPResponder {
             body: body)
     }
 
-    @inline(never)
     private func image(_ number: Int, _ request: Request) async -> Response {
         guard let session = await store.session(id: Self.sessionID(of: request)),
             let data = await session.image(of: number)
@@ -203,16 +160,8 @@ struct WebResponder: HTTPResponder {
         request.headers.contains { $0.name.canonicalName == "x-oak-intent" && $0.value == "fetch" }
     }
 
-    /// One Server-Sent Event named `page` whose data is `content`. Out of
-    /// line: an event stream's task keeps its largest frame while the page
-    /// is open.
-    @inline(never)
-    static func event(_ content: HTML, id: Int) -> ByteBuffer {
-        ByteBuffer(string: eventText(content, id: id))
-    }
-
-    /// The text of ``event(_:id:)``.
-    static func eventText(_ content: HTML, id: Int) -> String {
+    /// One Server-Sent Event named `page` whose data is `content`.
+    static func event(_ content: HTML, id: Int) -> String {
         let data = content.rendered.split(separator: "\n", omittingEmptySubsequences: false)
             .map { "data: " + $0.replacingOccurrences(of: "\r", with: "") }
             .joined(separator: "\n")

@@ -163,6 +163,16 @@ extension _RunnableEffect {
         _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
     ) async throws -> _Outcome<T.Event> {
         if let outcome = try executeSync(&context, isolation: isolation) { return outcome }
+        return try await executeSuspending(&context, isolation: isolation)
+    }
+
+    /// Executes what `executeSync` returned `nil` for: an action with an
+    /// isolation of its own, awaited in place, or `executeAsync`.
+    @inlinable
+    @inline(__always)
+    func executeSuspending(
+        _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
+    ) async throws -> _Outcome<T.Event> {
         if let action = asyncAction {
             // Awaited here, in the loop: one hop to the action's isolation
             // and one back, no other async frame.

@@ -172,7 +172,8 @@ extension BaseTransducer {
                                 if !isDelivered { try await _deliver(lastOutput, to: output, isolation: isolation) }
                                 outcome = try await _execute(effect.take(), &context, isolation: isolation)
                             case .suspending:
-                                outcome = try await _executeAsync(effect.take(), &context, isolation: isolation)
+                                outcome = try await _execute(
+                                    effect.take(), &context, afterSync: true, isolation: isolation)
                             }
                         } else {
                             // The same step inlined (see `_stepsOutOfLine`).
@@ -298,38 +299,18 @@ extension BaseTransducer {
         return .suspending
     }
 
-    /// Executes an effect whose step waited for its output's delivery.
+    /// Executes an effect the step could not execute: all of it when the
+    /// step waited for its output's delivery, only what suspends when
+    /// `executeSync` has already returned `nil` (`afterSync`).
     @inlinable @inline(never)
     static func _execute<E: _RunnableEffect>(
-        _ effect: E?, _ context: inout _EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
+        _ effect: E?, _ context: inout _EffectContext<Self, E.Env>, afterSync: Bool = false,
+        isolation: isolated (any Actor)?
     ) async throws -> _Outcome<Event> where E.T == Self {
         guard let effect else { return .noEvent }
         do {
+            if afterSync { return try await effect.executeSuspending(&context, isolation: isolation) }
             return try await effect.execute(&context, isolation: isolation)
-        } catch {
-            if context.isInspecting { context.recordActionFailed(error) }
-            throw error
-        }
-    }
-
-    /// Executes an effect that `executeSync` could not: an action awaited in
-    /// place, or `executeAsync`.
-    @inlinable
-    static func _executeAsync<E: _RunnableEffect>(
-        _ effect: E?, _ context: inout _EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
-    ) async throws -> _Outcome<Event> where E.T == Self {
-        guard let effect else { return .noEvent }
-        do {
-            if let action = effect.asyncAction {
-                // Awaited here, in the loop: one hop to the action's
-                // isolation and one back, no other async frame.
-                if context.isInspecting { context.recordActionStarted() }
-                // Safety: an action with an isolation of its own can only be
-                // created where `Env` is `Sendable`.
-                nonisolated(unsafe) let env = context.env
-                return .one(try await action(env))
-            }
-            return try await effect.executeAsync(&context, isolation: isolation)
         } catch {
             if context.isInspecting { context.recordActionFailed(error) }
             throw error

@@ -46,21 +46,28 @@ struct LargeStateTests {
         #expect(MemoryLayout<LargeScripted.State>.size > 256)
     }
 
+    /// Runs `LargeScripted` over `events`, every output delivered to a
+    /// callback on another actor (so delivery suspends) and traced as
+    /// `output:<value>`; returns the last output.
+    private func runWithSuspendingCallback(
+        _ events: [String], trace: Trace, effects: @escaping @Sendable (String) -> Effect<LargeScripted>?
+    ) async throws -> String {
+        let proxy = LargeScripted.Proxy()
+        for event in events { try proxy.send(event) }
+        return try await LargeScripted.run(
+            initialState: LargeScripted.state(trace, effects: effects), proxy: proxy,
+            output: Callback { @ContractActor value in trace.append("output:\(value)") })
+    }
+
     @Test("every output reaches a suspending callback in order, with and without effects")
     func outputsReachASuspendingCallbackInOrder() async throws {
         let trace = Trace()
-        let proxy = LargeScripted.Proxy()
-        let state = LargeScripted.state(trace) { event in
+        let last = try await runWithSuspendingCallback(["a", "c", "end"], trace: trace) { event in
             event == "a"
                 ? Effect { _, _ in
                     trace.append("action:a"); return "b"
                 } : nil
         }
-        for event in ["a", "c", "end"] { try proxy.send(event) }
-
-        let last = try await LargeScripted.run(
-            initialState: state, proxy: proxy,
-            output: Callback { @ContractActor value in trace.append("output:\(value)") })
 
         #expect(last == "end")
         #expect(trace.entries(withPrefix: "output:") == ["output:a", "output:b", "output:c", "output:end"])
@@ -108,18 +115,12 @@ struct LargeStateTests {
 
     @Test func aTerminalStateEndsTheRunWithItsOutput() async throws {
         let trace = Trace()
-        let proxy = LargeScripted.Proxy()
-        let state = LargeScripted.state(trace) { event in
+        let last = try await runWithSuspendingCallback(["a", "end", "after"], trace: trace) { event in
             event == "end"
                 ? Effect { _, _ in
                     trace.append("cleanup"); return "ignored"
                 } : nil
         }
-        for event in ["a", "end", "after"] { try proxy.send(event) }
-
-        let last = try await LargeScripted.run(
-            initialState: state, proxy: proxy,
-            output: Callback { @ContractActor value in trace.append("output:\(value)") })
 
         #expect(last == "end")
         #expect(trace.entries(withPrefix: "update:") == ["update:a", "update:end"])
