@@ -167,12 +167,15 @@ extension _RunnableEffect {
     }
 
     /// Executes what `executeSync` returned `nil` for: an action with an
-    /// isolation of its own, awaited in place, or `executeAsync`.
+    /// isolation of its own, awaited in place, or `executeAsync`. When the
+    /// run was stopped meanwhile, the events the effect returns are not
+    /// processed (rule 3.3: a stop takes effect at the next suspension).
     @inlinable
     @inline(__always)
     func executeSuspending(
         _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
     ) async throws -> _Outcome<T.Event> {
+        let outcome: _Outcome<T.Event>
         if let action = asyncAction {
             // Awaited here, in the loop: one hop to the action's isolation
             // and one back, no other async frame.
@@ -180,9 +183,11 @@ extension _RunnableEffect {
             // Safety: an action with an isolation of its own can only be
             // created where `Env` is `Sendable`.
             nonisolated(unsafe) let env = context.env
-            return .one(try await action(env))
+            outcome = .one(try await action(env))
+        } else {
+            outcome = try await executeAsync(&context, isolation: isolation)
         }
-        return try await executeAsync(&context, isolation: isolation)
+        return context.channel.isStopRequested ? .noEvent : outcome
     }
 }
 

@@ -18,6 +18,16 @@ enum _StepResult {
     case suspending
 }
 
+/// The ticket of the next run: numbers runs, so that a run's cancellation
+/// handler stops that run only (see `RunStateMachine.attach(run:taskIsCancelled:)`).
+private let runTickets = ManagedAtomic<UInt64>(0)
+
+/// A new run ticket, never `0` (the state machine's "no run").
+@usableFromInline
+func _nextRunTicket() -> UInt64 {
+    runTickets.wrappingIncrementThenLoad(ordering: .relaxed) | 1 << 63
+}
+
 /// Ends the loop when the input was finished (`proxy.finish()`) and every
 /// event has been processed.
 @usableFromInline
@@ -50,44 +60,51 @@ extension BaseTransducer {
     where Carrier.State == State, Out.Value == Output, E.T == Self {
         let channel = proxy._channel
         let inspection = _RunInspection.current(for: Self.self)
-        try channel.attach(inspection: inspection)
-        let context = _EffectContext<Self, E.Env>(
-            env: env, input: proxy.input, channel: channel, inspection: inspection)
-
-        // Task cancellation becomes a stop request, which the loop notices
-        // before the next event at the cost of one relaxed atomic load.
-        let (result, unprocessed) = await withTaskCancellationHandler {
-            await _loop(
+        let run = _nextRunTicket()
+        // One cancellation handler around the whole run, installed before
+        // it attaches: each cancellation of the task is a stop request of
+        // the run's state machine at the moment it happens, ordered under
+        // its lock with `proxy.cancel()` and the other endings (rule 3.3).
+        // A cancellation before the handler exists is read when the run
+        // attaches. The loop notices a stop before the next event at the
+        // cost of one relaxed atomic load.
+        return try await withTaskCancellationHandler {
+            try channel.attach(inspection: inspection, run: run)
+            let context = _EffectContext<Self, E.Env>(
+                env: env, input: proxy.input, channel: channel, inspection: inspection)
+            let (result, unprocessed) = await _loop(
                 carrier: carrier, channel: channel, context: context, output: output, effectType: effectType,
                 isolation: isolation)
+            switch result {
+            case .success(let lastOutput):
+                if let lastOutput {
+                    await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
+                    return lastOutput
+                }
+                // A terminal initial state without an initial output.
+                if !E.deliversOutput, let none = () as? Output {
+                    await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
+                    return none
+                }
+                await finish(
+                    channel, taken: unprocessed, error: TransducerError.noOutputProduced, inspection: inspection)
+                throw TransducerError.noOutputProduced
+            case .failure(_ as _InputFinished):
+                // `proxy.finish()` and every buffered event processed, in a
+                // state that is not terminal: there is no final output.
+                if !E.deliversOutput, let none = () as? Output {
+                    await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
+                    return none
+                }
+                await finish(
+                    channel, taken: unprocessed, error: TransducerError.noOutputProduced, inspection: inspection)
+                throw TransducerError.noOutputProduced
+            case .failure(let error):
+                await finish(channel, taken: unprocessed, error: error, inspection: inspection)
+                throw error
+            }
         } onCancel: {
-            channel.stop(.taskCancelled)
-        }
-        switch result {
-        case .success(let lastOutput):
-            if let lastOutput {
-                await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
-                return lastOutput
-            }
-            // A terminal initial state without an initial output.
-            if !E.deliversOutput, let none = () as? Output {
-                await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
-                return none
-            }
-            await finish(channel, taken: unprocessed, error: TransducerError.noOutputProduced, inspection: inspection)
-            throw TransducerError.noOutputProduced
-        case .failure(_ as _InputFinished):
-            // `proxy.finish()` and every buffered event processed, in a state
-            // that is not terminal: there is no final output.
-            if !E.deliversOutput, let none = () as? Output {
-                await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
-                return none
-            }
-            await finish(channel, taken: unprocessed, error: TransducerError.noOutputProduced, inspection: inspection)
-            throw TransducerError.noOutputProduced
-        case .failure(let error):
-            await finish(channel, taken: unprocessed, error: error, inspection: inspection)
-            throw error
+            channel.taskCancelled(run: run)
         }
     }
 
@@ -119,12 +136,6 @@ extension BaseTransducer {
             if !carrier.state.isTerminal {
                 runLoop: while true {
                     if batch.isEmpty || channel.isStopRequested {
-                        // A cancelled task is a stop request like the others:
-                        // the first stop requested wins (a `proxy.cancel()`
-                        // before the task's cancellation ends the run with
-                        // `TransducerError.cancelled`). The handler raises it
-                        // too; this covers a cancellation not yet seen by it.
-                        if Task.isCancelled { channel.stop(.taskCancelled) }
                         switch channel.refill(&batch) {
                         case .filled:
                             break
@@ -169,8 +180,12 @@ extension BaseTransducer {
                                 }
                                 break runLoop
                             case .waiting:
-                                if !isDelivered { try await _deliver(lastOutput, to: output, isolation: isolation) }
-                                outcome = try await _execute(effect.take(), &context, isolation: isolation)
+                                try await _deliver(lastOutput, to: output, isolation: isolation)
+                                // Stopped during the delivery: the run ends
+                                // without executing the effect.
+                                outcome =
+                                    channel.isStopRequested
+                                    ? .noEvent : try await _execute(effect.take(), &context, isolation: isolation)
                             case .suspending:
                                 outcome = try await _execute(
                                     effect.take(), &context, afterSync: true, isolation: isolation)
@@ -185,9 +200,8 @@ extension BaseTransducer {
                                 inspection.record(InspectionRecord<Self>.state(carrier.state))
                                 if E.deliversOutput { inspection.record(InspectionRecord<Self>.output(out)) }
                             }
-                            if E.deliversOutput, try !output._sendSynchronously(out) {
-                                try await output._send(out, isolation: isolation)
-                            }
+                            let delivered = try !E.deliversOutput || output._sendSynchronously(out)
+                            if !delivered { try await output._send(out, isolation: isolation) }
                             lastOutput = out
                             if carrier.state.isTerminal {
                                 // Close first: nothing sent from now on can be processed.
@@ -200,11 +214,17 @@ extension BaseTransducer {
                             // `consume`: the effect is moved, not copied, into the
                             // branch; a copy costs a retain and a release per step.
                             if let effect = consume effect {
-                                do {
-                                    outcome = try await effect.execute(&context, isolation: isolation)
-                                } catch {
-                                    if context.isInspecting { context.recordActionFailed(error) }
-                                    throw error
+                                // Stopped during the delivery: the run ends
+                                // without executing the effect.
+                                if !delivered, channel.isStopRequested {
+                                    outcome = .noEvent
+                                } else {
+                                    do {
+                                        outcome = try await effect.execute(&context, isolation: isolation)
+                                    } catch {
+                                        if context.isInspecting { context.recordActionFailed(error) }
+                                        throw error
+                                    }
                                 }
                             } else {
                                 outcome = .noEvent
@@ -230,9 +250,13 @@ extension BaseTransducer {
                 pendingAck?.resume()
                 pendingAck = nil
             }
+        } catch let finished as _InputFinished {
+            return (.failure(finished), batch)
         } catch {
             pendingAck?.resume(throwing: TransducerError.terminated)
-            return (.failure(error), batch)
+            // An output delivery or an effect that throws ends the run, unless
+            // another ending came first (rule 3.3).
+            return (.failure(channel.firstEnding(failingWith: error)), batch)
         }
         return (.success(lastOutput), batch)
     }

@@ -245,21 +245,47 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         state.withLock { $0.machine.identify { UUID() } }
     }
 
-    /// Requests the end of the run (proxy cancellation, failed operation,
-    /// task cancellation). The first request wins; requests after the end
-    /// are ignored.
+    /// Requests the end of the run (proxy cancellation, failed operation).
+    /// The first request wins; requests after the end are ignored.
     @usableFromInline
     func stop(_ reason: RunStop) {
         let action = state.withLock { state -> Machine.StopAction in
-            let action = state.machine.stop(reason)
-            if case .stopping = action {
-                // Raised under the lock, so that the loop that reads it and
-                // then refills sees the pending stop.
-                _ = shared.loadThenBitwiseOr(with: Self.stopBit, ordering: .relaxed)
-            }
-            return action
+            raisingStopFlag(state.machine.stop(reason))
         }
         if case .stopping(let waiter) = action { waiter?.resume() }
+    }
+
+    /// The task of run `run` was cancelled: its cancellation handler calls
+    /// this, inside `Task.cancel()`. A stop request ordered with the others
+    /// under the lock (see ``RunStateMachine/taskCancelled(run:)``).
+    @usableFromInline
+    func taskCancelled(run: UInt64) {
+        let action = state.withLock { state -> Machine.StopAction in
+            raisingStopFlag(state.machine.taskCancelled(run: run))
+        }
+        if case .stopping(let waiter) = action { waiter?.resume() }
+    }
+
+    /// Raises the stop flag when `action` says a stop is now pending. Called
+    /// under the lock, so that the loop that reads the flag and then refills
+    /// sees the pending stop.
+    @inlinable
+    func raisingStopFlag(_ action: Machine.StopAction) -> Machine.StopAction {
+        if case .stopping = action {
+            _ = shared.loadThenBitwiseOr(with: Self.stopBit, ordering: .relaxed)
+        }
+        return action
+    }
+
+    /// The loop failed with `error` (an output delivery or an effect threw).
+    /// Returns what `run` throws: the stop requested first, when one was
+    /// (rule 3.3: the ending that happened first decides; an async action
+    /// that throws `CancellationError` after `proxy.cancel()` does not turn
+    /// `TransducerError.cancelled` into it), else `error`.
+    @usableFromInline
+    func firstEnding(failingWith error: any Error) -> any Error {
+        stop(.failed(error))
+        return state.withLock { $0.machine.pendingStop }?.error ?? error
     }
 
     /// Records an event refused because the operation that sent it was
@@ -288,14 +314,27 @@ public final class _EventChannel<Event>: @unchecked Sendable {
 
     // MARK: Run loop
 
-    /// Claims the channel for one run.
+    /// Claims the channel for run `run`, whose cancellation handler is
+    /// already installed. Reads the task's cancellation under the lock:
+    /// a task cancelled before now ends the run at once, one cancelled
+    /// after finds the run attached (see
+    /// ``RunStateMachine/attach(run:taskIsCancelled:)``).
     @inlinable
-    func attach(inspection: _RunInspection?) throws(TransducerError) {
-        let error = state.withLock { state in
-            state.inspection = inspection
-            return state.machine.attach()
+    func attach(inspection: _RunInspection?, run: UInt64) throws(TransducerError) {
+        let action = state.withLock { state in
+            let action = state.machine.attach(run: run, taskIsCancelled: Task.isCancelled)
+            switch action {
+            case .attached:
+                state.inspection = inspection
+            case .attachedStopping:
+                state.inspection = inspection
+                _ = shared.loadThenBitwiseOr(with: Self.stopBit, ordering: .relaxed)
+            case .refused:
+                break
+            }
+            return action
         }
-        if let error { throw error }
+        if case .refused(let error) = action { throw error }
     }
 
     /// Moves the next events into the run loop's empty `batch`, or reports
@@ -314,7 +353,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     }
 
     /// Parks the run loop until an event or a stop request arrives. Task
-    /// cancellation arrives as a stop request (`RunStop.taskCancelled`),
+    /// cancellation arrives as a stop request (``taskCancelled(run:)``),
     /// raised by the cancellation handler that `run` installs.
     @inlinable
     func waitForActivity(isolation: isolated (any Actor)? = #isolation) async {

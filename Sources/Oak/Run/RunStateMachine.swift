@@ -183,6 +183,11 @@ struct RunStateMachine<Event, Waiter, Ack, Task> {
     @usableFromInline private(set) var operationIDs: [EffectID: UInt64] = [:]
     /// The proxy's identifier, made on first use.
     @usableFromInline private(set) var proxyID: UUID?
+    /// The ticket of the attached run (``attach(run:taskIsCancelled:)``):
+    /// only that run's task cancellation stops it. Not part of `Lifecycle`
+    /// so that the loop's matches on it stay small; `0` before a run
+    /// attaches.
+    @usableFromInline private(set) var run: UInt64 = 0
 
     @inlinable
     init(capacity: Int) {
@@ -336,15 +341,63 @@ struct RunStateMachine<Event, Waiter, Ack, Task> {
 
     // MARK: - Run loop
 
-    /// `run` starts with this channel. Returns why it cannot: a proxy serves
-    /// one run only, and its buffer size must be positive.
+    /// What the storage does after `attach`.
+    @usableFromInline
+    enum AttachAction: Equatable {
+        /// The run is attached and processes events.
+        case attached
+        /// The run is attached and must end at once: a stop is pending (a
+        /// stop requested before the run, or its task cancelled before it
+        /// started): raise the stop flag.
+        case attachedStopping
+        /// The run cannot start: a proxy serves one run only, and its buffer
+        /// size must be positive.
+        case refused(TransducerError)
+    }
+
+    /// The run with ticket `run` starts with this channel; `taskIsCancelled`
+    /// says whether its task had been cancelled by then.
+    ///
+    /// The run's cancellation handler is installed before it attaches, so
+    /// that every cancellation of its task after this moment is a
+    /// ``taskCancelled(run:)`` ordered with the other stop requests. A
+    /// cancellation before it cannot be ordered: nothing of the run ran on
+    /// the task yet to see when it happened. Such a run ends with the task's
+    /// cancellation, also when a stop was requested before it started, as
+    /// any Swift API called in a cancelled task throws `CancellationError`.
     @inlinable
-    mutating func attach() -> TransducerError? {
+    mutating func attach(run: UInt64, taskIsCancelled: Bool) -> AttachAction {
         defer { checkInvariants() }
-        if capacity <= 0 { return .invalidBufferSize(capacity) }
-        guard case .unattached(let input) = lifecycle else { return .proxyAlreadyInUse }
+        if capacity <= 0 { return .refused(.invalidBufferSize(capacity)) }
+        guard case .unattached(let input) = lifecycle else { return .refused(.proxyAlreadyInUse) }
+        self.run = run
+        if taskIsCancelled {
+            lifecycle = .attached(.stopping(.taskCancelled))
+            return .attachedStopping
+        }
         lifecycle = .attached(input)
-        return nil
+        if case .stopping = input { return .attachedStopping }
+        return .attached
+    }
+
+    /// The task of the run with ticket `run` was cancelled (its cancellation
+    /// handler ran). A stop request like the others, when that run is the
+    /// attached one; ignored before it attached (``attach(run:taskIsCancelled:)``
+    /// reads the cancellation then) and for another run's ticket (a second
+    /// run refused with `proxyAlreadyInUse`).
+    @inlinable
+    mutating func taskCancelled(run: UInt64) -> StopAction {
+        guard case .attached = lifecycle, self.run == run else { return .ignored }
+        return stop(.taskCancelled)
+    }
+
+    /// The stop requested, while one is pending and the run has not ended.
+    @inlinable
+    var pendingStop: RunStop? {
+        switch lifecycle {
+        case .unattached(.stopping(let stop)), .attached(.stopping(let stop)): stop
+        default: nil
+        }
     }
 
     /// What the loop does after `refill`.

@@ -10,7 +10,9 @@
 // Sends between two settle points form a burst that the loop has not seen
 // (which makes `bufferFull` predictable); at a settle point the driver awaits
 // exactly the outputs and operation reports the model predicts. Every other
-// command settles before and after.
+// command settles before and after. A quarter of the sequences run under
+// load (BusyLoad), so that timing windows the settle points leave open are
+// exercised too.
 
 import PropertyBased
 import Testing
@@ -365,9 +367,14 @@ struct RunModelTests {
     func randomSequencesBehaveAsTheModelSays() async {
         await propertyCheck(
             count: 2_000,
-            input: Gen.int(in: 1...4), Gen.int(in: 0...511).map { Command($0) }.array(of: 1...24)
-        ) { capacity, commands in
-            await Self.check(capacity: capacity, commands: commands)
+            input: Gen.int(in: 1...4), Gen.int(in: 0...511).map { Command($0) }.array(of: 1...24), Gen.bool(0.25)
+        ) { capacity, commands, loaded in
+            // A quarter of the sequences run with every core busy beside
+            // them (BusyLoad): preempted at arbitrary points, as on a loaded
+            // machine.
+            await withBusyLoad(loaded) {
+                await Self.check(capacity: capacity, commands: commands)
+            }
         }
     }
 
@@ -547,9 +554,11 @@ extension RunModelTests {
         await propertyCheck(
             count: 1_000,
             input: Gen.int(in: 1...4), Gen.int(in: 0...13).map { SuspendingSender($0) }.array(of: 1...12),
-            Gen.int(in: 0...20)
-        ) { capacity, senders, cancelAfter in
-            await Self.checkSuspending(capacity: capacity, senders: senders, cancelAfter: cancelAfter)
+            Gen.int(in: 0...20), Gen.bool(0.25)
+        ) { capacity, senders, cancelAfter, loaded in
+            await withBusyLoad(loaded) {
+                await Self.checkSuspending(capacity: capacity, senders: senders, cancelAfter: cancelAfter)
+            }
         }
     }
 

@@ -40,15 +40,15 @@ struct RunStateMachineTests {
 
     @Test func attachingTwiceIsRefused() {
         var machine = Machine(capacity: 2)
-        #expect(machine.attach() == nil)
-        #expect(machine.attach() == .proxyAlreadyInUse)
+        #expect(machine.attach(run: 1, taskIsCancelled: false) == .attached)
+        #expect(machine.attach(run: 2, taskIsCancelled: false) == .refused(.proxyAlreadyInUse))
         _ = machine.finish(taken: [])
-        #expect(machine.attach() == .proxyAlreadyInUse)
+        #expect(machine.attach(run: 2, taskIsCancelled: false) == .refused(.proxyAlreadyInUse))
     }
 
     @Test func anInvalidCapacityIsReportedByAttachAndSend() {
         var machine = Machine(capacity: 0)
-        #expect(machine.attach() == .invalidBufferSize(0))
+        #expect(machine.attach(run: 1, taskIsCancelled: false) == .refused(.invalidBufferSize(0)))
         guard case .refused(.invalidBufferSize(0)) = send(&machine, "a") else {
             Issue.record("expected invalidBufferSize")
             return
@@ -59,7 +59,7 @@ struct RunStateMachineTests {
         var machine = Machine(capacity: 4)
         _ = send(&machine, "a")
         _ = send(&machine, "b")
-        #expect(machine.attach() == nil)
+        #expect(machine.attach(run: 1, taskIsCancelled: false) == .attached)
         var batch: Deque<Element> = []
         guard case .filled = machine.refill(into: &batch) else {
             Issue.record("expected filled")
@@ -75,7 +75,7 @@ struct RunStateMachineTests {
             Issue.record("expected stopping")
             return
         }
-        #expect(machine.attach() == nil)
+        #expect(machine.attach(run: 1, taskIsCancelled: false) == .attachedStopping)
         var batch: Deque<Element> = []
         // The stop wins over the buffered event.
         guard case .stop(.cancelled) = machine.refill(into: &batch) else {
@@ -89,12 +89,12 @@ struct RunStateMachineTests {
 
     @Test func theFirstStopWinsAndLaterOnesAreIgnored() {
         var machine = Machine(capacity: 4)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         guard case .stopping = machine.stop(.cancelled) else {
             Issue.record("expected stopping")
             return
         }
-        guard case .ignored = machine.stop(.taskCancelled) else {
+        guard case .ignored = machine.taskCancelled(run: 1) else {
             Issue.record("a second stop must be ignored")
             return
         }
@@ -105,9 +105,69 @@ struct RunStateMachineTests {
         }
     }
 
+    @Test func aTaskCancelledBeforeTheRunStartedEndsItWithCancellationError() {
+        var machine = Machine(capacity: 4)
+        _ = send(&machine, "a")
+        // Its handler ran before the run attached: ignored, the run reads
+        // the cancellation when it attaches.
+        guard case .ignored = machine.taskCancelled(run: 1) else {
+            Issue.record("a cancellation before the run attached is read by attach")
+            return
+        }
+        // Both before the start: the order cannot be known; the task's
+        // cancellation decides.
+        _ = machine.stop(.cancelled)
+        #expect(machine.attach(run: 1, taskIsCancelled: true) == .attachedStopping)
+        var batch: Deque<Element> = []
+        guard case .stop(.taskCancelled) = machine.refill(into: &batch) else {
+            Issue.record("expected the task's cancellation")
+            return
+        }
+    }
+
+    @Test func onlyTheAttachedRunsTaskCancellationStopsIt() {
+        var machine = Machine(capacity: 4)
+        #expect(machine.attach(run: 1, taskIsCancelled: false) == .attached)
+        // A second run, refused with proxyAlreadyInUse, is cancelled.
+        #expect(machine.attach(run: 2, taskIsCancelled: true) == .refused(.proxyAlreadyInUse))
+        guard case .ignored = machine.taskCancelled(run: 2) else {
+            Issue.record("another run's cancellation must not stop this one")
+            return
+        }
+        #expect(machine.pendingStop == nil)
+        guard case .stopping = machine.taskCancelled(run: 1) else {
+            Issue.record("expected stopping")
+            return
+        }
+        guard case .taskCancelled? = machine.pendingStop else {
+            Issue.record("expected the task's cancellation pending")
+            return
+        }
+    }
+
+    @Test func aTaskCancelledWhileTheLoopPreparesToParkWakesIt() {
+        var machine = Machine(capacity: 4)
+        _ = machine.attach(run: 1, taskIsCancelled: false)
+        var batch: Deque<Element> = []
+        guard case .empty = machine.refill(into: &batch) else {
+            Issue.record("expected empty")
+            return
+        }
+        // Cancelled between the refill and the park: the park returns at once.
+        _ = machine.taskCancelled(run: 1)
+        guard case .resume(7) = machine.park(7) else {
+            Issue.record("a pending stop must not let the loop park")
+            return
+        }
+        guard case .stop(.taskCancelled) = machine.refill(into: &batch) else {
+            Issue.record("expected the task's cancellation")
+            return
+        }
+    }
+
     @Test func aStopAfterTheTerminalStateIsIgnored() {
         var machine = Machine(capacity: 4)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         machine.close()
         guard case .ignored = machine.stop(.cancelled) else {
             Issue.record("the terminal state happened first")
@@ -121,7 +181,7 @@ struct RunStateMachineTests {
 
     @Test func finishDrainsTheBufferThenEnds() {
         var machine = Machine(capacity: 4)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         _ = send(&machine, "a")
         #expect(machine.finishInput() == nil)
         guard case .refused(.terminated) = send(&machine, "b") else {
@@ -143,7 +203,7 @@ struct RunStateMachineTests {
 
     @Test func nothingIsAcceptedAfterTheEnd() {
         var machine = Machine(capacity: 4)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         _ = machine.finish(taken: [])
         #expect(!machine.acceptsEvents)
         guard case .refused(.terminated) = send(&machine, "a") else {
@@ -161,7 +221,7 @@ struct RunStateMachineTests {
 
     @Test func takenEventsCountAgainstTheCapacity() {
         var machine = Machine(capacity: 3)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         for event in ["a", "b", "c"] { _ = send(&machine, event) }
         var batch: Deque<Element> = []
         _ = machine.refill(into: &batch)
@@ -187,7 +247,7 @@ struct RunStateMachineTests {
     @Test func aRefillTakesAtMostOneBatch() {
         let count = Machine.batchSize + 10
         var machine = Machine(capacity: count)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         for i in 0..<count { _ = send(&machine, "e\(i)") }
         var batch: Deque<Element> = []
         _ = machine.refill(into: &batch)
@@ -198,7 +258,7 @@ struct RunStateMachineTests {
 
     @Test func sendersWaitingForRoomAreAdmittedInOrderAtRefill() {
         var machine = Machine(capacity: 1)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         _ = machine.send(element("a", ack: 1), from: 0, taken: 0, waitingForRoom: true)
         _ = machine.send(element("b", ack: 2), from: 0, taken: 0, waitingForRoom: true)
         _ = machine.send(element("c", ack: 3), from: 0, taken: 0, waitingForRoom: true)
@@ -223,7 +283,7 @@ struct RunStateMachineTests {
 
     @Test func theLoopParksOnlyWhenThereIsNothingToDo() {
         var machine = Machine(capacity: 2)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         guard case .parked = machine.park(7) else {
             Issue.record("an empty open channel parks the loop")
             return
@@ -242,12 +302,12 @@ struct RunStateMachineTests {
     @Test(arguments: ["finish", "stop"])
     func anEndingRequestResumesTheParkedLoop(_ request: String) {
         var machine = Machine(capacity: 2)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         _ = machine.park(7)
         if request == "finish" {
             #expect(machine.finishInput() == 7)
         } else {
-            guard case .stopping(resume: 7?) = machine.stop(.taskCancelled) else {
+            guard case .stopping(resume: 7?) = machine.taskCancelled(run: 1) else {
                 Issue.record("the stop resumes the loop")
                 return
             }
@@ -262,7 +322,7 @@ struct RunStateMachineTests {
 
     @Test func aNewOperationWithTheSameIDReplacesTheRunningOne() {
         var machine = Machine(capacity: 4)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         #expect(machine.reserveOperation(1, id: EffectID("load"))?.task == nil)
         #expect(machine.activateOperation(1, task: "task1") == nil)
         // #2 replaces #1: its task is handed back to be cancelled.
@@ -284,7 +344,7 @@ struct RunStateMachineTests {
 
     @Test func cancelTaskRefusesTheOperationsEventsUntilItReturns() {
         var machine = Machine(capacity: 4)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         _ = machine.reserveOperation(1, id: EffectID("timer"))
         _ = machine.activateOperation(1, task: "task1")
         #expect(machine.cancelOperation(id: EffectID("timer"))?.task == "task1")
@@ -300,7 +360,7 @@ struct RunStateMachineTests {
 
     @Test func cancellingAnOperationTakesItsBufferedEventsOut() {
         var machine = Machine(capacity: 8)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         _ = machine.reserveOperation(1, id: EffectID("search"))
         _ = machine.activateOperation(1, task: "task1")
         _ = send(&machine, "typed b")
@@ -334,7 +394,7 @@ struct RunStateMachineTests {
 
     @Test func anOperationCancelledWhileStartingIsCancelledWhenItsTaskArrives() {
         var machine = Machine(capacity: 4)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         _ = machine.reserveOperation(1, id: EffectID("a"))
         #expect(machine.cancelOperation(id: EffectID("a"))?.task == nil)
         #expect(machine.activateOperation(1, task: "task1") == "task1")
@@ -343,7 +403,7 @@ struct RunStateMachineTests {
 
     @Test func anOperationThatReturnedBeforeItsTaskArrivedIsForgotten() {
         var machine = Machine(capacity: 4)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         _ = machine.reserveOperation(1, id: nil)
         machine.completeOperation(1, id: nil)
         #expect(machine.activateOperation(1, task: "task1") == nil)
@@ -352,7 +412,7 @@ struct RunStateMachineTests {
 
     @Test func anIDIsFreedWhenItsOperationReturns() {
         var machine = Machine(capacity: 4)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         _ = machine.reserveOperation(1, id: EffectID("a"))
         _ = machine.activateOperation(1, task: "task1")
         machine.completeOperation(1, id: EffectID("a"))
@@ -362,7 +422,7 @@ struct RunStateMachineTests {
 
     @Test func aReplacedOperationReturningLaterKeepsTheNewOnesID() {
         var machine = Machine(capacity: 4)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         _ = machine.reserveOperation(1, id: EffectID("a"))
         _ = machine.activateOperation(1, task: "task1")
         _ = machine.reserveOperation(2, id: EffectID("a"))
@@ -374,7 +434,7 @@ struct RunStateMachineTests {
 
     @Test func theEndHandsBackEveryEventNotProcessed() {
         var machine = Machine(capacity: 2)
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         _ = machine.send(element("a", ack: 1), from: 0, taken: 0, waitingForRoom: true)
         _ = machine.send(element("b", ack: 2), from: 0, taken: 0, waitingForRoom: true)
         _ = machine.send(element("c", ack: 3), from: 0, taken: 0, waitingForRoom: true)
@@ -413,7 +473,7 @@ struct RunStateMachinePrependTests {
         _ = machine.finishInput()
         #expect(machine.prepend(.init(event: "restored", ack: nil)) == nil)
         #expect(machine.buffer.map(\.event) == ["restored", "a"])
-        _ = machine.attach()
+        _ = machine.attach(run: 1, taskIsCancelled: false)
         #expect(machine.prepend(.init(event: "late", ack: nil)) == .terminated)
     }
 
