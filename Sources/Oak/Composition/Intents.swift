@@ -26,16 +26,83 @@ public enum IntentResult: Equatable, Sendable, CustomStringConvertible {
 /// sends its event; invoked after the state has left it — the view was out
 /// of date — it sends nothing and returns ``IntentResult/stale``, and the
 /// run's inspector records ``InspectionRecord/intentRefused(_:)``.
+///
+/// Invoke it (`intent()`) to send the event and go on at once, or await
+/// ``perform()`` to go on once the run has processed it.
 public struct Intent<Event> {
-    private let fire: () -> IntentResult
+    private let isCurrent: () -> Bool
+    private let channel: _EventChannel<Event>
+    private let event: Event
 
-    init(_ fire: @escaping () -> IntentResult) {
-        self.fire = fire
+    init(event: Event, channel: _EventChannel<Event>, isCurrent: @escaping () -> Bool) {
+        self.event = event
+        self.channel = channel
+        self.isCurrent = isCurrent
     }
 
-    /// Sends the event if the state is still in the intent's scope.
+    /// Sends the event if the state is still in the intent's scope, and
+    /// returns at once: the run processes it later. With a
+    /// ``SyncSuspendingProxy`` too, the event is enqueued without waiting.
     @discardableResult
-    public func callAsFunction() -> IntentResult { fire() }
+    public func callAsFunction() -> IntentResult {
+        guard checkScope() else { return .stale }
+        do throws(TransducerError) {
+            // Safety: an intent is made and invoked on the host's isolation,
+            // as the event it sends.
+            nonisolated(unsafe) let event = event
+            try channel.send(event, ack: nil)
+            return .sent
+        } catch {
+            return .refused(error)
+        }
+    }
+
+    /// Sends the event if the state is still in the intent's scope, and
+    /// returns once the run has processed it: its `update` has run and its
+    /// output was delivered. ``IntentResult/sent`` then means *processed*.
+    ///
+    /// A front end that reads one input after another awaits each input's
+    /// intent this way, so that it interprets the next input in the state
+    /// the intent led to:
+    ///
+    /// ```swift
+    /// for await key in keys {
+    ///     await binding(for: key, in: host.state)?.intent.perform()
+    /// }
+    /// ```
+    ///
+    /// An intent of a child (a ``Child`` running in its parent) returns
+    /// once the child has delivered its output to the parent. When the
+    /// parent's proxy is a ``SyncSuspendingProxy``, that delivery waits in
+    /// turn until the parent has processed it and delivered its own output,
+    /// so the host of the parent sees the intent's result when `perform`
+    /// returns.
+    ///
+    /// - Returns: ``IntentResult/sent`` once processed,
+    ///   ``IntentResult/stale`` when the state has left the scope (nothing
+    ///   was sent), or ``IntentResult/refused(_:)`` with
+    ///   ``TransducerError/terminated`` when the run has ended or ends
+    ///   before processing it. A full buffer makes it wait for room.
+    @discardableResult
+    public func perform(isolation: isolated (any Actor)? = #isolation) async -> IntentResult {
+        guard checkScope() else { return .stale }
+        // Safety: see `callAsFunction()`.
+        nonisolated(unsafe) let event = event
+        if let error = await channel.deliver(event, from: 0, untilProcessed: true) {
+            return .refused(error)
+        }
+        return .sent
+    }
+
+    /// Whether the state is still in the intent's scope; records the
+    /// refusal when it is not.
+    private func checkScope() -> Bool {
+        guard isCurrent() else {
+            channel.recordRefusedIntent(event)
+            return false
+        }
+        return true
+    }
 }
 
 /// Makes the intents of a model derived from one state: each intent carries
@@ -64,8 +131,9 @@ public struct Intent<Event> {
 ///
 /// Intents are made and invoked on the isolation of the host that owns the
 /// state (the main actor for ``ObservableTransducer``); `current` reads the
-/// state there.
-public struct Intents<T: BaseTransducer, Scope: Hashable> where T.Proxy == Proxy<T.Event> {
+/// state there. They work with either proxy, ``Proxy`` or
+/// ``SyncSuspendingProxy``.
+public struct Intents<T: BaseTransducer, Scope: Hashable> {
     private let proxy: T.Proxy
     private let scope: (T.State) -> Scope
     private let current: () -> T.State
@@ -86,31 +154,16 @@ public struct Intents<T: BaseTransducer, Scope: Hashable> where T.Proxy == Proxy
 
     /// The intent that sends `event` while the state stays in this scope.
     public func callAsFunction(_ event: T.Event) -> Intent<T.Event> {
-        // Safety: an intent is made and invoked on the host's isolation, as
-        // the event it sends.
-        nonisolated(unsafe) let event = event
-        let proxy = self.proxy
         let scope = self.scope
         let current = self.current
         let stamp = self.stamp
-        return Intent {
-            guard scope(current()) == stamp else {
-                proxy._channel.recordRefusedIntent(event)
-                return .stale
-            }
-            do throws(TransducerError) {
-                try proxy.send(event)
-                return .sent
-            } catch {
-                return .refused(error)
-            }
-        }
+        return Intent(event: event, channel: proxy._channel) { scope(current()) == stamp }
     }
 }
 
 #if canImport(Observation)
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-extension ObservableTransducer where Transducer.Proxy == Oak.Proxy<Transducer.Event> {
+extension ObservableTransducer {
     /// Derives a state-scoped model from the current state: `make` gets the
     /// state and the ``Intents`` for it, valid while `scope` of the host's
     /// state stays the same.

@@ -247,6 +247,16 @@ enum DocComposition {
             host.cancel()
         }
 
+        @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+        @Test @MainActor func aPerformedIntentReturnsOnceProcessed() async {
+            let host = ObservableTransducer<Loader>(initialState: .idle)
+            if case .idle(let load) = host.model(scope: Loader.scope(of:), Loader.model(of:intents:)) {
+                await load.perform()  // .sent: processed
+                #expect(host.state == .loading)
+            }
+            host.cancel()
+        }
+
         @Test func anEmbeddedChildAnswersAsTheParentsNextEvent() {
             var state = Settings.State()
             let (effect, _) = Settings.compute(&state, event: .fontSize(.increment))

@@ -107,8 +107,128 @@ struct IntentTests {
         #expect(load() == .refused(.terminated))
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func performReturnsOnceTheIntentWasProcessed() async throws {
+        let host = ObservableTransducer<Fetcher>(initialState: .idle)
+        guard case .idle(let load) = host.model(scope: Fetcher.phase(of:), Fetcher.model(of:intents:)) else {
+            Issue.record("expected the idle model")
+            return
+        }
+        #expect(await load.perform() == .sent)
+        // No waiting: the state the intent led to is there.
+        #expect(host.state == .loading)
+        #expect(await load.perform() == .stale)
+        host.cancel()
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func performOnAChildReturnsOnceASuspendingParentHasTheChildsOutput() async throws {
+        let host = ObservableTransducer<Shell>(initialState: Shell.State(), env: ())
+        await host.proxy.send(.start)
+        let child = try #require(host.state.lamp)
+        // Each key of a fast typist, interpreted in the state the previous
+        // one led to: on (off), then off (on), then on again.
+        for expected in [Lamp.State.on, .off, .on] {
+            let lamp = host.state.lampState
+            let intents = Intents<Lamp, Lamp.State>(
+                for: lamp, proxy: child.proxy, scope: { $0 }, current: { host.state.lampState })
+            let intent = intents(lamp == .off ? .turnOn : .turnOff)
+            #expect(await intent.perform() == .sent)
+            #expect(host.state.lampState == expected)
+        }
+        host.cancel()
+    }
+
+    @Test func intentsWorkWithASuspendingProxy() async throws {
+        let proxy = Shell.Proxy()
+        let state = Locked(Shell.State())
+        let run = Task {
+            try await Shell.run(
+                storage: LockedStorage(state), proxy: proxy, env: (), output: NoCallback())
+        }
+        let intents = Intents<Shell, Bool>(
+            for: Shell.State(), proxy: proxy, scope: { $0.lamp == nil }, current: { state.withLock { $0 } })
+        // Called, the intent enqueues without waiting; performed, it waits.
+        #expect(intents(.start)() == .sent)
+        #expect(await intents(.start).perform() == .sent)
+        #expect(state.withLock { $0.lamp } != nil)
+        #expect(await intents(.start).perform() == .stale)
+        proxy.cancel()
+        _ = await run.result
+    }
+
     /// Yields until `condition` holds: the host's run is on this actor.
     func until(_ condition: () -> Bool) async {
         while !condition() { await Task.yield() }
+    }
+}
+
+/// A lamp: `turnOn` is valid while off, `turnOff` while on; every state
+/// is its output.
+enum Lamp: EffectTransducer {
+    enum State: NonTerminal, Hashable, Sendable {
+        case off, on
+    }
+
+    enum Event: Sendable {
+        case turnOn, turnOff
+    }
+
+    typealias Output = State
+
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, State) {
+        switch (state, event) {
+        case (.off, .turnOn): state = .on
+        case (.on, .turnOff): state = .off
+        default: break
+        }
+        return (nil, state)
+    }
+}
+
+/// A parent whose proxy waits until each event has been processed, running
+/// a ``Lamp`` as a child and keeping its state: as an app's root keeps its
+/// features' states for the views.
+enum Shell: EffectTransducer {
+    typealias Proxy = SyncSuspendingProxy<Event>
+
+    struct State: NonTerminal, Equatable, Sendable {
+        var lamp: Child<Lamp>?
+        var lampState = Lamp.State.off
+    }
+
+    enum Event: Sendable {
+        case start
+        case lampChanged(Lamp.State)
+    }
+
+    typealias Output = State
+
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, State) {
+        switch event {
+        case .start:
+            guard state.lamp == nil else { return (nil, state) }
+            let child = Child(Lamp.self, initialState: .off)
+            state.lamp = child
+            return (.run(child, env: { _ in () }, output: { .lampChanged($0) }), state)
+        case .lampChanged(let lamp):
+            state.lampState = lamp
+            return (nil, state)
+        }
+    }
+}
+
+/// A storage behind a lock, for runs whose state a test reads from
+/// anywhere.
+final class LockedStorage<Value: Sendable>: Storage, Sendable {
+    let locked: Locked<Value>
+
+    init(_ locked: Locked<Value>) {
+        self.locked = locked
+    }
+
+    var value: Value {
+        get { locked.withLock { $0 } }
+        set { locked.withLock { $0 = newValue } }
     }
 }
