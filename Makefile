@@ -3,10 +3,12 @@
 .PHONY: test bench bench-smoke
 
 # Every test of every package of the repository: the library (Oak,
-# OakTesting) and the Comics app. CI runs this (.ci/run), plus the checks
-# that are not tests (format, SwiftUI stand-in, DocC, benchmark smoke, TSan).
+# OakTesting), the app-support package and the Comics app. CI runs this
+# (.ci/run), plus the checks that are not tests (format, dependency rules,
+# SwiftUI stand-in, DocC, benchmark smoke, TSan).
 test:
 	swift test
+	swift test --package-path Examples/AppSupport
 	swift test --package-path Examples/Comics
 
 # The benchmark suite (Benchmarks/, package-benchmark, release build): runs

@@ -2,9 +2,10 @@
 import PackageDescription
 
 // The Comics reference app: feature modules (Scenes/*) with small ports,
-// adapters (Services) over infrastructure (API, HTTPClient, Persistence),
-// a terminal front end (TerminalUI), an xkcd-compatible fixture server for
-// tests and offline use, and a thin injector (App, the `comics` program).
+// adapters (Services) over infrastructure (API, Persistence, and AppSupport's
+// HTTP client), the terminal and web front ends of AppSupport configured
+// with the scenes' views, an xkcd-compatible fixture server for tests and
+// offline use, and a thin injector (App, the `comics` program).
 // Dependency rules: Documentation/Decisions and Examples/Comics/README.md;
 // `Scripts/check-dependencies.sh` checks them in CI.
 let package = Package(
@@ -15,80 +16,70 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "Oak", path: "../.."),
+        .package(name: "AppSupport", path: "../AppSupport"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
-        // Tiny shared helpers only.
-        .target(name: "Common", path: "Common"),
         // xkcd DTOs and endpoint paths; no domain types.
         .target(name: "API", path: "API"),
-        // A thin async HTTP client (URLSession; decision in README).
-        .target(name: "HTTPClient", path: "HTTPClient"),
         // Favourites in SQLite through GRDB.
         .target(
             name: "Persistence",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Persistence"),
-        // ncursesw, through a system library target.
-        .systemLibrary(
-            name: "CNcurses", path: "CNcurses",
-            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
-        // The allocator's heap statistics and trimming (glibc), for the web
-        // server's idle sweep.
-        .target(name: "CMemory", path: "CMemory"),
-        // Terminal infrastructure: keys, drawing, resize, restore.
-        .target(name: "TerminalUI", dependencies: ["CNcurses", "Common"], path: "TerminalUI"),
-        // Web infrastructure: HTML that escapes what it interpolates, the
-        // page shell, forms; no HTTP server and no feature.
-        .target(name: "WebUI", dependencies: ["Common"], path: "WebUI"),
         // Features: domain types, transducer, port, views.
         .target(
             name: "ComicsScene",
-            dependencies: [.product(name: "Oak", package: "Oak"), "Common", "TerminalUI", "WebUI"],
+            dependencies: [
+                .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
+                .product(name: "TerminalUI", package: "AppSupport"), .product(name: "WebUI", package: "AppSupport"),
+            ],
             path: "Scenes/Comics"),
         .target(
             name: "FavouritesScene",
-            dependencies: [.product(name: "Oak", package: "Oak"), "Common", "TerminalUI", "WebUI"],
+            dependencies: [
+                .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
+                .product(name: "TerminalUI", package: "AppSupport"), .product(name: "WebUI", package: "AppSupport"),
+            ],
             path: "Scenes/Favourites"),
         .target(
             name: "MainScene",
             dependencies: [
-                .product(name: "Oak", package: "Oak"), "Common", "TerminalUI", "WebUI", "ComicsScene",
-                "FavouritesScene",
+                .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
+                .product(name: "TerminalUI", package: "AppSupport"), .product(name: "WebUI", package: "AppSupport"),
+                "ComicsScene", "FavouritesScene",
             ],
             path: "Scenes/Main"),
         // Adapters: the ports' live implementations.
         .target(
             name: "Services",
-            dependencies: ["ComicsScene", "FavouritesScene", "API", "HTTPClient", "Persistence", "Common"],
+            dependencies: [
+                "ComicsScene", "FavouritesScene", "API", "Persistence",
+                .product(name: "Common", package: "AppSupport"), .product(name: "HTTPClient", package: "AppSupport"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Services"),
         // An xkcd-compatible server on loopback with a catalog of our own.
         .target(
             name: "FixtureServer",
             dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"), "API",
+                "API", .product(name: "ServerSupport", package: "AppSupport"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "FixtureServer"),
-        // The web front end: a Hummingbird server hosting one Main run per
-        // browser session; renders states with the scenes' web views and
-        // turns requests into their intents. No feature logic.
+        // The web front end: the app's configuration of the generic web
+        // host (AppSupport's WebHost), built from the scenes' web views.
         .target(
             name: "WebServer",
             dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Oak", package: "Oak"),
-                "Common", "WebUI", "MainScene", "ComicsScene", "FavouritesScene", "CMemory",
+                .product(name: "Oak", package: "Oak"), .product(name: "WebHost", package: "AppSupport"),
+                .product(name: "WebUI", package: "AppSupport"), "MainScene", "ComicsScene", "FavouritesScene",
             ],
             path: "WebServer"),
         // The injector: options, adapters, start.
@@ -96,11 +87,12 @@ let package = Package(
             name: "App",
             dependencies: [
                 .product(name: "Oak", package: "Oak"),
-                .product(name: "OakTesting", package: "Oak"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                "Common", "TerminalUI", "ComicsScene", "FavouritesScene", "MainScene", "Services",
-                "Persistence", "HTTPClient", "FixtureServer", "WebServer",
+                .product(name: "Common", package: "AppSupport"), .product(name: "TerminalUI", package: "AppSupport"),
+                .product(name: "HTTPClient", package: "AppSupport"), .product(name: "WebHost", package: "AppSupport"),
+                "ComicsScene", "FavouritesScene", "MainScene", "Services", "Persistence", "FixtureServer",
+                "WebServer",
             ],
             path: "App"),
         .testTarget(
@@ -119,15 +111,16 @@ let package = Package(
         .testTarget(
             name: "MainSceneTests",
             dependencies: [
-                "MainScene", "ComicsScene", "FavouritesScene", "TerminalUI",
+                "MainScene", "ComicsScene", "FavouritesScene", .product(name: "TerminalUI", package: "AppSupport"),
+                .product(name: "WebUI", package: "AppSupport"),
                 .product(name: "OakTesting", package: "Oak"), .product(name: "Oak", package: "Oak"),
             ],
             path: "Tests/MainSceneTests"),
         .testTarget(
             name: "ServicesTests",
             dependencies: [
-                "Services", "FixtureServer", "ComicsScene", "FavouritesScene", "HTTPClient", "API", "Persistence",
-                .product(name: "Clocks", package: "swift-clocks"),
+                "Services", "FixtureServer", "ComicsScene", "FavouritesScene", "API", "Persistence",
+                .product(name: "HTTPClient", package: "AppSupport"), .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Tests/ServicesTests"),
         .testTarget(
@@ -139,25 +132,19 @@ let package = Package(
             dependencies: ["Persistence"],
             path: "Tests/PersistenceTests"),
         .testTarget(
-            name: "TerminalUITests",
-            dependencies: ["TerminalUI"],
-            path: "Tests/TerminalUITests"),
-        .testTarget(
-            name: "WebUITests",
-            dependencies: ["WebUI"],
-            path: "Tests/WebUITests"),
-        .testTarget(
             name: "WebServerTests",
             dependencies: [
-                "WebServer", "WebUI", "MainScene", "ComicsScene", "FavouritesScene", "Services", "FixtureServer",
-                "Persistence", "HTTPClient",
+                "WebServer", "MainScene", "ComicsScene", "FavouritesScene", "Services", "FixtureServer",
+                "Persistence", .product(name: "WebHost", package: "AppSupport"),
+                .product(name: "WebUI", package: "AppSupport"), .product(name: "WebTesting", package: "AppSupport"),
                 .product(name: "Oak", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/WebServerTests"),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", "FixtureServer"],
+            dependencies: ["App", "FixtureServer", .product(name: "TerminalTesting", package: "AppSupport")],
             path: "Tests/AppTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -10,11 +10,13 @@
 // `Sources/Oak` is a symbolic link to the library's sources, compiled here as
 // module `Oak` with the stand-in as a dependency, so `#if canImport(SwiftUI)`
 // holds and the adapter compiles inside Oak exactly as on Apple platforms.
-// Likewise `Sources/Common`, `TerminalUI`, `WebUI`, `CNcurses`, `ComicsScene`,
-// `FavouritesScene` and `MainScene` are symbolic links to the Comics app's
-// modules of the same names, whose SwiftUI views compile only here on Linux.
-// Keep the dependencies of the `Oak` target in step with ../../Package.swift,
-// and those of the Comics targets with ../../Examples/Comics/Package.swift.
+// Likewise `Sources/ComicsScene`, `FavouritesScene` and `MainScene` are
+// symbolic links to the Comics app's modules of the same names, whose SwiftUI
+// views compile only here on Linux, and `Common`, `TerminalUI`, `WebUI` and
+// `CNcurses` to the AppSupport modules they depend on. Keep the dependencies
+// of the `Oak` target in step with ../../Package.swift, and those of the
+// others with ../../Examples/Comics/Package.swift and
+// ../../Examples/AppSupport/Package.swift.
 // Linux only: on Apple platforms the stand-in would shadow the real SwiftUI.
 import PackageDescription
 
@@ -55,7 +57,7 @@ let package = Package(
         .systemLibrary(
             name: "CNcurses", path: "Sources/CNcurses",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
-        .target(name: "TerminalUI", dependencies: ["CNcurses", "Common"]),
+        .target(name: "TerminalUI", dependencies: ["CNcurses", "Common", "Oak"]),
         .target(name: "WebUI", dependencies: ["Common"]),
         .target(name: "ComicsScene", dependencies: ["Oak", "Common", "TerminalUI", "WebUI", "SwiftUI"]),
         .target(name: "FavouritesScene", dependencies: ["Oak", "Common", "TerminalUI", "WebUI", "SwiftUI"]),

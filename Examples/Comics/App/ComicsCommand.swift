@@ -8,8 +8,8 @@ import Common
 import FavouritesScene
 import FixtureServer
 import Foundation
+import Logging
 import MainScene
-import OakTesting
 import Persistence
 import Services
 import TerminalUI
@@ -31,19 +31,22 @@ struct Sources: ParsableArguments {
     var dataDir: String?
 
     /// Runs `body` with the features' live ports; the offline catalog's
-    /// server runs meanwhile.
+    /// server runs meanwhile. With `readOnly`, the favourites are opened
+    /// for reading only (a read-only data directory works).
     func withEnv<R>(
-        loadsImages: Bool = MainTerminalApp.showsImages,
+        loadsImages: Bool = MainTerminalApp.showsImages, readOnly: Bool = false,
         isolation: isolated (any Actor)? = #isolation, _ body: (Main.Env) async throws -> R
     ) async throws -> R {
         let server = live ? nil : try await FixtureServer.start()
         let base = URL(string: server?.baseURL ?? "https://xkcd.com") ?? URL(fileURLWithPath: "/")
-        let directory = DataDirectory.resolve(override: dataDir)
-        if dataDir == nil {  // a fresh machine may have no ~/.local/share yet
+        let directory = DataDirectory.resolve(named: "oak-comics", override: dataDir)
+        if dataDir == nil, !readOnly {  // a fresh machine may have no ~/.local/share yet
             try? FileManager.default.createDirectory(
                 at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
-        let store = Result { () throws(PersistenceError) in try FavouritesStore(directory: directory) }
+        let store = Result { () throws(PersistenceError) in
+            readOnly ? try FavouritesStore(readingFrom: directory) : try FavouritesStore(directory: directory)
+        }
         let comics = ComicsEnv.live(
             source: ComicsSource(base: base), favourites: store, loadsImages: loadsImages, cache: ComicsCache())
         let env = Main.Env(comics: comics, favourites: .live(store))
@@ -64,9 +67,16 @@ struct Browse: AsyncParsableCommand {
     @OptionGroup var sources: Sources
 
     @MainActor func run() async throws {
+        // Nothing may write on the screen the app draws on.
+        Logs.bootstrap(Terminal.isInteractive ? nil : .warning)
         try await sources.withEnv { env in
             if Terminal.isInteractive {
-                try await MainTerminalApp().run(env: env)
+                do {
+                    try await MainTerminalApp().run(env: env)
+                } catch let error as TerminalError {
+                    FileHandle.standardError.write(Data("comics: \(error)\n".utf8))
+                    throw ExitCode(1)
+                }
             } else {
                 print(ComicsPlainView.describe(await ComicsPlainView.load(.latest, env: env.comics)))
             }
@@ -88,6 +98,7 @@ struct Show: AsyncParsableCommand {
     }
 
     func run() async throws {
+        Logs.bootstrap(.warning)
         let request: Comics.Request = Int(number).map { .number($0) } ?? .latest
         let result = try await sources.withEnv { await ComicsPlainView.load(request, env: $0.comics) }
         let text = json ? try ComicsPlainView.json(result) : ComicsPlainView.describe(result)
@@ -110,7 +121,9 @@ struct FavouritesCommand: AsyncParsableCommand {
     @OptionGroup var sources: Sources
 
     func run() async throws {
-        try await sources.withEnv { env in
+        Logs.bootstrap(.warning)
+        // Listing only reads: it works on a read-only data directory.
+        try await sources.withEnv(readOnly: action == "list") { env in
             switch (action, number) {
             case ("list", nil):
                 let all = try await env.favourites.all()
@@ -141,10 +154,22 @@ struct Graph: AsyncParsableCommand {
     @Flag(help: "Print Graphviz DOT instead of Mermaid.") var dot = false
 
     func run() async throws {
-        let graph = await StateGraph.explore(
-            Comics.self, from: Comics.State(),
-            events: [.start, .next, .previous, .latest, .random, .goTo(4), .cancel, .retry, .toggleFavourite],
-            env: { .mock }, node: { $0.phase.name }, eventName: { $0.name }, maxStates: 50, maxDepth: 6)
-        print(dot ? graph.dot() : graph.mermaid(), terminator: "")
+        // Explored from the transducer by the Comics feature's tests, which
+        // keep this copy up to date: the program links no test library.
+        print(dot ? ComicsDiagram.dot : ComicsDiagram.mermaid, terminator: "")
+    }
+}
+
+/// Where the program's logs go.
+enum Logs {
+    /// Logs at `level` and above to standard error; nowhere when `nil` (a
+    /// full-screen program: nothing may write on the screen it draws).
+    static func bootstrap(_ level: Logger.Level?) {
+        LoggingSystem.bootstrap { label in
+            guard let level else { return SwiftLogNoOpLogHandler(label) }
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
     }
 }

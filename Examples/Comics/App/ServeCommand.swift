@@ -3,6 +3,8 @@
 
 import ArgumentParser
 import Foundation
+import Logging
+import WebHost
 import WebServer
 
 struct Serve: AsyncParsableCommand {
@@ -23,13 +25,15 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        Logs.bootstrap(.info)
         try await sources.withEnv(loadsImages: true) { env in
-            let server = try await ComicsWebServer.start(
-                port: port, env: env,
-                limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000))))
+            let host = try await WebHost.start(
+                app: ComicsWeb(env: env), port: port,
+                limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000))),
+                logger: Logger(label: "oak.comics.web"))
             // Written at once, not buffered: a script waits for this line.
-            FileHandle.standardOutput.write(Data("Oak Comics: \(server.baseURL)/  (Ctrl-C stops)\n".utf8))
-            try await server.wait()
+            FileHandle.standardOutput.write(Data("Oak Comics: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
+            try await host.wait()
         }
     }
 }

@@ -7,7 +7,7 @@ import API
 import Foundation
 import Hummingbird
 import Logging
-import ServiceLifecycle
+import ServerSupport
 
 /// An xkcd-compatible HTTP server on loopback that serves ``FixtureCatalog``.
 ///
@@ -48,23 +48,17 @@ public final class FixtureServer: Sendable {
     }
 
     /// The server's root address, with the real bound port, such as `http://127.0.0.1:53124`.
-    public let baseURL: String
+    public var baseURL: String { server.baseURL }
 
     /// The port the server listens on.
-    public let port: Int
+    public var port: Int { server.port }
 
     private let state: Locked<ServerState>
-    private let runTask: Task<Void, any Error>
-    private let group: ServiceGroup
+    private let server: HTTPServer
 
-    private init(
-        baseURL: String, port: Int, state: Locked<ServerState>, runTask: Task<Void, any Error>, group: ServiceGroup
-    ) {
-        self.baseURL = baseURL
-        self.port = port
+    private init(state: Locked<ServerState>, server: HTTPServer) {
         self.state = state
-        self.runTask = runTask
-        self.group = group
+        self.server = server
     }
 
     /// Starts a server and returns once it is listening.
@@ -74,66 +68,23 @@ public final class FixtureServer: Sendable {
     ///   - port: The port to bind to; 0 (the default) lets the system choose a free one (see ``baseURL``).
     ///   - logger: Where the server logs; by default nowhere.
     /// - Returns: The running server. Call ``stop()`` when done.
-    /// - Throws: The error that prevented the server from listening, such as a port in use.
+    /// - Throws: The error that prevented the server from listening, such as a port in use, or
+    ///   `CancellationError` when the starting task is cancelled (the server is stopped then).
     public static func start(
         host: String = "127.0.0.1", port: Int = 0, logger: Logger = FixtureServer.silentLogger
     ) async throws -> FixtureServer {
         let state = Locked(ServerState())
         let urlHost = host.contains(":") ? "[\(host)]" : host
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            responder: FixtureResponder(state: state),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
-            onServerRunning: { channel in
-                let boundPort = channel.localAddress?.port ?? port
-                state.withLock { $0.imageBase = "http://\(urlHost):\(boundPort)" }
-                portContinuation.yield(boundPort)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        // Run in a service group, so that `stop()` can shut the server down
-        // gracefully: cancelling it while a new connection is still buffered
-        // traps in NIO ("Deinited NIOAsyncWriter without calling finish()",
-        // apple/swift-nio#3481).
-        let group = ServiceGroup(services: [app], logger: logger)
-        let runTask = Task {
-            defer { portContinuation.finish() }
-            try await group.run()
-        }
-        let boundPort = await withTaskCancellationHandler {
-            var iterator = ports.makeAsyncIterator()
-            return await iterator.next()
-        } onCancel: {
-            runTask.cancel()
-        }
-        guard let boundPort else {
-            // The server stopped before listening: report why.
-            runTask.cancel()
-            try await runTask.value
-            try Task.checkCancellation()
-            throw FixtureServerError.stoppedBeforeListening
-        }
-        if Task.isCancelled {
-            // Cancelled just as the server started listening: do not leave it running.
-            runTask.cancel()
-            _ = await runTask.result
-            throw CancellationError()
-        }
-        return FixtureServer(
-            baseURL: "http://\(urlHost):\(boundPort)", port: boundPort, state: state, runTask: runTask, group: group)
-    }
-
-    deinit {
-        // A server nobody can reach any more stops; `stop()` is still the way to wait for it.
-        runTask.cancel()
+        let server = try await HTTPServer.start(
+            responder: FixtureResponder(state: state), host: host, port: port, logger: logger,
+            onListening: { boundPort in state.withLock { $0.imageBase = "http://\(urlHost):\(boundPort)" } })
+        return FixtureServer(state: state, server: server)
     }
 
     /// Stops the server and returns once it has stopped: it no longer accepts connections, and
     /// requests in flight (a delayed one, say) are answered first. Calling it again does nothing.
     public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = await runTask.result
+        await server.stop()
     }
 
     /// Injects a fault into the next `times` requests, or into the next `times` requests for `path`.
@@ -165,12 +116,6 @@ public final class FixtureServer: Sendable {
     public static var silentLogger: Logger {
         Logger(label: "FixtureServer", factory: { _ in SwiftLogNoOpLogHandler() })
     }
-}
-
-/// Why ``FixtureServer/start(host:port:logger:)`` failed, when Hummingbird gave no error.
-public enum FixtureServerError: Error, Equatable, Sendable {
-    /// The server stopped before it listened.
-    case stoppedBeforeListening
 }
 
 /// A fault waiting for requests.

@@ -31,7 +31,10 @@ public final class FavouritesStore: Sendable {
     /// The name of the database file inside the data directory.
     static let fileName = "favourites.sqlite"
 
-    private let pool: DatabasePool
+    /// Reads; the pool itself, or a read-only connection (``init(readingFrom:)``).
+    private let reader: any DatabaseReader
+    /// Writes; `nil` for a store opened read-only.
+    private let pool: DatabasePool?
     /// One observation of the favourites for every consumer of ``changes(_:)``
     /// (a server's thousand sessions share one), started by the first and
     /// stopped after the last; values arrive on a private serial queue.
@@ -58,14 +61,36 @@ public final class FavouritesStore: Sendable {
         let path = directory.appendingPathComponent(Self.fileName).path
         try Self.checkExistingFile(atPath: path)
 
-        pool = try Self.openPool(path: path)
+        let pool = try Self.openPool(path: path)
+        self.pool = pool
+        reader = pool
         self.path = path
+        observation = Self.observe(pool)
+    }
+
+    /// Opens the favourites in `directory` for reading only: nothing is
+    /// created or written, so it works on a read-only directory (a data
+    /// directory on a read-only disk, or another user's). No directory, or
+    /// no file in it, is no favourites.
+    ///
+    /// - Throws: ``PersistenceError/corrupt(path:reason:)`` or
+    ///   ``PersistenceError/unreadable(path:reason:)``.
+    public init(readingFrom directory: URL) throws(PersistenceError) {
+        let path = directory.appendingPathComponent(Self.fileName).path
+        try Self.checkExistingFile(atPath: path)
+        self.path = path
+        pool = nil
+        reader = try Self.openReadOnly(path: path)
+        observation = Self.observe(reader)
+    }
+
+    private static func observe(_ reader: any DatabaseReader) -> SharedValueObservation<[StoredFavourite]> {
         // `removeDuplicates`: a pool's observation may fetch the same list
         // twice as it starts (from a reader, then from the writer).
-        observation = ValueObservation.trackingConstantRegion { db in try Self.fetchAll(db) }
+        ValueObservation.trackingConstantRegion { db in try Self.fetchAll(db) }
             .removeDuplicates()
             .shared(
-                in: pool, scheduling: .async(onQueue: DispatchQueue(label: "oak-comics.favourites")),
+                in: reader, scheduling: .async(onQueue: DispatchQueue(label: "oak-comics.favourites")),
                 extent: .whileObserved)
     }
 
@@ -76,7 +101,7 @@ public final class FavouritesStore: Sendable {
     ///   of its rows is malformed.
     public func all() throws(PersistenceError) -> [StoredFavourite] {
         do {
-            return try pool.read { db in try Self.fetchAll(db) }
+            return try reader.read { db in try Self.fetchAll(db) }
         } catch {
             throw Self.failure(error, path: path) { .unreadable(path: path, reason: $0) }
         }
@@ -114,7 +139,7 @@ public final class FavouritesStore: Sendable {
     /// - Throws: ``PersistenceError/unreadable(path:reason:)`` or ``PersistenceError/corrupt(path:reason:)``.
     public func contains(_ number: Int) throws(PersistenceError) -> Bool {
         do {
-            return try pool.read { db in
+            return try reader.read { db in
                 try Bool.fetchOne(
                     db, sql: "SELECT EXISTS (SELECT 1 FROM favourite WHERE number = ?)", arguments: [number]) ?? false
             }
@@ -130,7 +155,7 @@ public final class FavouritesStore: Sendable {
     ///   changed) or ``PersistenceError/corrupt(path:reason:)``.
     public func add(_ favourite: StoredFavourite) throws(PersistenceError) {
         do {
-            try pool.write { db in
+            try writer().write { db in
                 try db.execute(
                     sql: """
                         INSERT INTO favourite (number, title, addedAt) VALUES (?, ?, ?)
@@ -143,13 +168,21 @@ public final class FavouritesStore: Sendable {
         }
     }
 
+    /// The pool to write with; a store opened read-only refuses.
+    private func writer() throws(PersistenceError) -> DatabasePool {
+        guard let pool else {
+            throw .writeFailed(reason: "the favourites were opened for reading only")
+        }
+        return pool
+    }
+
     /// Removes the favourite numbered `number`; does nothing if there is none.
     ///
     /// - Throws: ``PersistenceError/writeFailed(reason:)`` (nothing was
     ///   changed) or ``PersistenceError/corrupt(path:reason:)``.
     public func remove(_ number: Int) throws(PersistenceError) {
         do {
-            try pool.write { db in
+            try writer().write { db in
                 try db.execute(sql: "DELETE FROM favourite WHERE number = ?", arguments: [number])
             }
         } catch {
@@ -165,7 +198,7 @@ public final class FavouritesStore: Sendable {
     public func checkIntegrity() throws(PersistenceError) {
         let problems: [String]
         do {
-            problems = try pool.read { db in
+            problems = try reader.read { db in
                 try String.fetchAll(db, sql: "PRAGMA integrity_check(5)").filter { $0 != "ok" }
             }
         } catch {
@@ -225,6 +258,60 @@ extension FavouritesStore {
             } catch {
                 throw failure(error, path: path) { .unreadable(path: path, reason: $0) }
             }
+        }
+    }
+
+    /// A read-only connection to the database at `path`, or an empty
+    /// database when there is no file.
+    ///
+    /// SQLite reads a WAL database only with its `-shm` file, which it
+    /// cannot create in a directory it may not write to (the last
+    /// connection to close removes it): such a database is read from a
+    /// copy, made in the system's temporary directory and removed at once.
+    /// No one can be writing it meanwhile: a writer would need the same
+    /// side files, and without them the file holds every committed change.
+    static func openReadOnly(path: String) throws(PersistenceError) -> any DatabaseReader {
+        guard FileManager.default.fileExists(atPath: path) else {
+            do {
+                let empty = try DatabaseQueue()
+                try migrator.migrate(empty)
+                return empty
+            } catch {
+                throw failure(error, path: path) { .unreadable(path: path, reason: $0) }
+            }
+        }
+        var configuration = Configuration()
+        configuration.label = "oak-comics.favourites.reader"
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            _ = try queue.read { db in try Self.fetchAll(db) }
+            return queue
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
+            return try readCopy(of: path, configuration: configuration)
+        } catch {
+            throw failure(error, path: path) { .unreadable(path: path, reason: $0) }
+        }
+    }
+
+    /// An in-memory database with the contents of the file at `path`.
+    private static func readCopy(
+        of path: String, configuration: Configuration
+    ) throws(PersistenceError)
+        -> any DatabaseReader
+    {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("oak-favourites-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        do {
+            try FileManager.default.copyItem(atPath: path, toPath: copy.path)
+            let source = try DatabaseQueue(path: copy.path)
+            let memory = try DatabaseQueue()
+            try source.backup(to: memory)
+            try source.close()
+            return memory
+        } catch {
+            throw failure(error, path: path) { .unreadable(path: path, reason: $0) }
         }
     }
 

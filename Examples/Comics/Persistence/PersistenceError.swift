@@ -39,4 +39,16 @@ public enum PersistenceError: Error, Equatable, CustomStringConvertible {
                 + "you may write to the data directory, then try again, or pass --data-dir."
         }
     }
+
+    /// What happened, naming no file: for a person who does not own the
+    /// machine's files (a browser's user). The ``description`` has the
+    /// paths, for the machine's user and the logs.
+    public var summary: String {
+        switch self {
+        case .cannotCreateDirectory: "The data directory could not be created."
+        case .corrupt: "The favourites file is damaged; it was left untouched."
+        case .unreadable: "The favourites file could not be read."
+        case .writeFailed: "The favourites could not be saved; nothing was changed."
+        }
+    }
 }

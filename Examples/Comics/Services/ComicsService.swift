@@ -114,12 +114,12 @@ extension ComicsEnv {
             comic: { (number: Int) async throws(ComicsError) -> Comic in try await fetch(.comic(number)) },
             randomNumber: { Int.random(in: $0) },
             isFavourite: { (number: Int) throws(FavouritesUnavailable) -> Bool in
-                try store.using(FavouritesUnavailable.init) { store throws(PersistenceError) in
+                try store.using({ FavouritesUnavailable($0, detail: $1) }) { store throws(PersistenceError) in
                     try store.contains(number)
                 }
             },
             setFavourite: { (comic: Comic, isFavourite: Bool) throws(FavouritesUnavailable) in
-                try store.using(FavouritesUnavailable.init) { store throws(PersistenceError) in
+                try store.using({ FavouritesUnavailable($0, detail: $1) }) { store throws(PersistenceError) in
                     if isFavourite {
                         try store.add(StoredFavourite(number: comic.number, title: comic.title, addedAt: Date()))
                     } else {

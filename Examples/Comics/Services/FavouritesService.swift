@@ -9,12 +9,14 @@ extension FavouritesEnv {
     public static func live(_ store: Result<FavouritesStore, PersistenceError>) -> FavouritesEnv {
         FavouritesEnv(
             all: { () throws(FavouritesError) -> [Favourite] in
-                try store.using(FavouritesError.init) { store throws(PersistenceError) in
+                try store.using({ FavouritesError($0, detail: $1) }) { store throws(PersistenceError) in
                     try store.all().map(Favourite.init)
                 }
             },
             remove: { (number: Int) throws(FavouritesError) in
-                try store.using(FavouritesError.init) { store throws(PersistenceError) in try store.remove(number) }
+                try store.using({ FavouritesError($0, detail: $1) }) { store throws(PersistenceError) in
+                    try store.remove(number)
+                }
             },
             changes: {
                 guard case .success(let store) = store else { return AsyncStream { $0.finish() } }

@@ -2,20 +2,26 @@
 // have failed to open: one place turns a persistence failure into the
 // feature's own error.
 
+import Logging
 import Persistence
 
 extension Result where Success == FavouritesStore, Failure == PersistenceError {
     /// The result of `body` on the store; a store that could not be opened,
-    /// or a failure of `body`, becomes the error `featureError` makes of its
-    /// message.
+    /// or a failure of `body`, becomes the error `featureError` makes of the
+    /// failure's summary (for anyone: no path) and description (with the
+    /// paths, for the machine's user), and is logged with its paths.
     func using<Value, FeatureError: Error>(
-        _ featureError: (String) -> FeatureError,
+        _ featureError: (_ summary: String, _ detail: String) -> FeatureError,
         _ body: (FavouritesStore) throws(PersistenceError) -> Value
     ) throws(FeatureError) -> Value {
         do throws(PersistenceError) {
             return try body(get())
         } catch {
-            throw featureError(error.description)
+            favouritesLogger.error("The favourites are not available.", metadata: ["error": "\(error)"])
+            throw featureError(error.summary, error.description)
         }
     }
 }
+
+/// Where failures of the favourites store are logged, with their paths.
+let favouritesLogger = Logger(label: "oak.comics.favourites")

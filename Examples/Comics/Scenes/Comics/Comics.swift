@@ -57,7 +57,7 @@ public enum Comics: EffectTransducer {
         /// Loading was cancelled.
         case cancelled
         /// The favourites could not be read or changed.
-        case favouritesUnavailable(String)
+        case favouritesUnavailable(FavouritesUnavailable)
 
         /// The message.
         public var description: String {
@@ -68,8 +68,27 @@ public enum Comics: EffectTransducer {
                 "There is no comic #\(number): the comics go from 1 to \(latest)."
             case .outOfRange(let number, _): "There is no comic #\(number)."
             case .cancelled: "Loading cancelled."
-            case .favouritesUnavailable(let reason): "Favourites are not available: \(reason)"
+            case .favouritesUnavailable(let error): "Favourites are not available: \(error)"
             }
+        }
+    }
+
+    /// A change of a comic's favourite mark that the store has not taken
+    /// yet. One write per comic at a time: marks toggled while it is in
+    /// flight are written after it, so the store ends as the screen said.
+    public struct FavouriteChange: Equatable, Hashable, Sendable {
+        /// The comic.
+        public var comic: Comic
+        /// What the store is being told now.
+        public var writing: Bool
+        /// What the user asked for last (and the screen showed).
+        public var wanted: Bool
+
+        /// A change.
+        public init(comic: Comic, writing: Bool, wanted: Bool) {
+            self.comic = comic
+            self.writing = writing
+            self.wanted = wanted
         }
     }
 
@@ -79,24 +98,41 @@ public enum Comics: EffectTransducer {
         public var phase: Phase
         /// The number of the latest comic, once known.
         public var latest: Int?
-        /// Whether the comic shown is a favourite.
+        /// Whether the comic shown is a favourite, as the user last set it
+        /// (shown at once; the store follows: ``favouriteChanges``).
         public var isFavourite: Bool
         /// A message about the last intent, if any.
         public var notice: Notice?
         /// The image of the comic shown, once loaded (only for front ends
         /// that show images: see ``ComicsEnv/image``).
         public var image: Data?
+        /// Whether the image of the comic shown is still on its way.
+        public var isLoadingImage: Bool
+        /// The favourite marks on their way to the store, by comic number.
+        public var favouriteChanges: [Int: FavouriteChange]
 
         /// A state; by default nothing is shown yet.
         public init(
             phase: Phase = .idle, latest: Int? = nil, isFavourite: Bool = false, notice: Notice? = nil,
-            image: Data? = nil
+            image: Data? = nil, isLoadingImage: Bool = false, favouriteChanges: [Int: FavouriteChange] = [:]
         ) {
             self.phase = phase
             self.latest = latest
             self.isFavourite = isFavourite
             self.notice = notice
             self.image = image
+            self.isLoadingImage = isLoadingImage
+            self.favouriteChanges = favouriteChanges
+        }
+
+        /// Whether the feature shows what it was asked for: a comic (or why
+        /// there is none) and, when the comic has one and the front end
+        /// shows images, its image.
+        public var isSettled: Bool {
+            switch phase {
+            case .idle, .loading: false
+            case .showing, .notFound, .failed: !isLoadingImage
+            }
         }
 
         /// The number the feature is at: of the comic shown, loading or
@@ -147,12 +183,13 @@ public enum Comics: EffectTransducer {
         case didLoad(Comic, isLatest: Bool, isFavourite: Bool)
         /// Loading failed.
         case didFail(Request, ComicsError)
-        /// A comic became a favourite, or stopped being one.
+        /// The store took comic `number`'s favourite mark.
         case didSetFavourite(number: Int, isFavourite: Bool)
-        /// The favourites could not be changed.
-        case favouritesFailed(FavouritesUnavailable)
-        /// The image of comic `number` arrived.
-        case didLoadImage(number: Int, Data)
+        /// The store could not take comic `number`'s favourite mark.
+        case favouritesFailed(number: Int, FavouritesUnavailable)
+        /// The image of comic `number` arrived, or will not (`nil`: the
+        /// front end shows no images, or it could not be loaded).
+        case didLoadImage(number: Int, Data?)
     }
 
     /// The port.
@@ -213,20 +250,23 @@ public enum Comics: EffectTransducer {
         case .toggleFavourite:
             guard case .showing(let comic) = state.phase else { return nil }
             state.notice = nil
-            let wanted = !state.isFavourite
-            return Effect(id: "favourite") { env, input in
-                do throws(FavouritesUnavailable) {
-                    try await env.setFavourite(comic, wanted)
-                } catch {
-                    try input.send(.favouritesFailed(error))
-                    return
-                }
-                try input.send(.didSetFavourite(number: comic.number, isFavourite: wanted))
+            // Shown at once: every press flips what the screen shows, also
+            // while the store has not taken the previous one.
+            state.isFavourite.toggle()
+            if var change = state.favouriteChanges[comic.number] {
+                change.wanted = state.isFavourite
+                state.favouriteChanges[comic.number] = change
+                return nil
             }
+            state.favouriteChanges[comic.number] = FavouriteChange(
+                comic: comic, writing: state.isFavourite, wanted: state.isFavourite)
+            return write(comic, state.isFavourite)
         case .didLoad(let comic, let isLatest, let isFavourite):
             state.phase = .showing(comic)
-            state.isFavourite = isFavourite
+            // A mark on its way to the store is what the user set.
+            state.isFavourite = state.favouriteChanges[comic.number]?.wanted ?? isFavourite
             state.image = nil
+            state.isLoadingImage = comic.imageURL != nil
             // The latest number comes from the latest comic; a comic past
             // a known latest one moves it on (xkcd published one meanwhile).
             if isLatest {
@@ -241,18 +281,49 @@ public enum Comics: EffectTransducer {
                 state.phase = .failed(request, error)
             }
         case .didSetFavourite(let number, let isFavourite):
-            if state.shownComic?.number == number { state.isFavourite = isFavourite }
-        case .favouritesFailed(let error):
-            state.notice = .favouritesUnavailable(error.description)
+            guard var change = state.favouriteChanges[number] else { return nil }
+            guard change.wanted != isFavourite else {
+                state.favouriteChanges[number] = nil
+                return nil
+            }
+            // Toggled again meanwhile: the store takes the last mark too.
+            change.writing = change.wanted
+            state.favouriteChanges[number] = change
+            return write(change.comic, change.wanted)
+        case .favouritesFailed(let number, let error):
+            // The store kept what it had: the mark before the failed write.
+            if let change = state.favouriteChanges.removeValue(forKey: number), state.shownComic?.number == number {
+                state.isFavourite = !change.writing
+            }
+            state.notice = .favouritesUnavailable(error)
         case .didLoadImage(let number, let image):
-            if case .showing(let comic) = state.phase, comic.number == number { state.image = image }
+            if case .showing(let comic) = state.phase, comic.number == number {
+                state.image = image
+                state.isLoadingImage = false
+            }
         }
         return nil
+    }
+
+    /// Tells the store comic `comic`'s mark; one write per comic at a time.
+    static func write(_ comic: Comic, _ isFavourite: Bool) -> Self.Effect {
+        Effect(id: EffectID("favourite \(comic.number)")) { env, input in
+            do throws(FavouritesUnavailable) {
+                try await env.setFavourite(comic, isFavourite)
+            } catch {
+                try input.send(.favouritesFailed(number: comic.number, error))
+                return
+            }
+            try input.send(.didSetFavourite(number: comic.number, isFavourite: isFavourite))
+        }
     }
 
     /// Starts loading `request`, replacing a load in flight.
     static func load(_ request: Request, _ state: inout State) -> Self.Effect {
         state.phase = .loading(request, showing: state.shownComic)
+        // The image of the comic shown, if still on its way, is not: the
+        // new load replaces the one that was fetching it.
+        state.isLoadingImage = false
         let knownLatest = state.latest
         return Effect(id: loadID) { env, input in
             let loaded: (comic: Comic, isLatest: Bool)
@@ -266,8 +337,8 @@ public enum Comics: EffectTransducer {
             try input.send(.didLoad(loaded.comic, isLatest: loaded.isLatest, isFavourite: isFavourite))
             // The image, for front ends that show it; part of the same
             // load, so that a newer load cancels it too.
-            if let url = loaded.comic.imageURL, let image = await env.image(url) {
-                try input.send(.didLoadImage(number: loaded.comic.number, image))
+            if let url = loaded.comic.imageURL {
+                try input.send(.didLoadImage(number: loaded.comic.number, await env.image(url)))
             }
         }
     }

@@ -39,16 +39,22 @@ public enum ComicsTerminalView {
         }
         if let notice = model.notice {
             canvas.skip()
-            canvas.add(notice.description, .accent)
+            if case .favouritesUnavailable(let error) = notice, let detail = error.detail {
+                // The terminal's user owns the files: where and why, in full.
+                canvas.addWrapped("Favourites are not available: \(detail)", .accent)
+            } else {
+                canvas.add(notice.description, .accent)
+            }
         }
     }
 
-    /// The keys valid for `model`, each invoking one of its intents.
+    /// The keys valid for `model`, each performing one of its intents.
+    @MainActor
     public static func bindings(_ model: ComicsModel) -> [KeyBinding] {
         model.intents.map { action in
             let intent = action.intent
             let (keys, label) = keys(for: action.kind)
-            return KeyBinding(keys, label) { intent() }
+            return KeyBinding(keys, label, intent: intent)
         }
     }
 

@@ -33,6 +33,16 @@ public enum ComicsWebView {
         "/image/\(number)"
     }
 
+    /// The image at `path` (``imagePath(for:)``), when `state` shows that
+    /// comic and its image has arrived; `nil` otherwise: a page shows only
+    /// the image of the comic on it.
+    public static func image(at path: String, in state: Comics.State) -> Data? {
+        guard path.hasPrefix("/image/"), let number = Int(path.dropFirst("/image/".count)),
+            case .showing(let comic) = state.phase, comic.number == number
+        else { return nil }
+        return state.image
+    }
+
     /// The Comics scene for `model`: what is shown, then a form for each
     /// intent valid now (their forms carry `context`'s token).
     public static func render(_ model: ComicsModel, context: WebContext) -> HTML {

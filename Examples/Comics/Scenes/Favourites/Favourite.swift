@@ -49,12 +49,17 @@ public struct FavouritesEnv: Sendable {
 
 /// Why the favourites could not be read or changed.
 public struct FavouritesError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
-    /// What happened and what to do, for the user.
+    /// What happened and what to do, for anyone who sees it (a browser's
+    /// user too): it names no file of the machine.
     public var description: String
+    /// Where and why, for the user of the machine the favourites live on
+    /// (a terminal) and for logs: it may name files.
+    public var detail: String?
 
-    /// An error with its message.
-    public init(_ description: String) {
+    /// An error with its message and, for the machine's user, its detail.
+    public init(_ description: String, detail: String? = nil) {
         self.description = description
+        self.detail = detail
     }
 }
 

@@ -12,7 +12,7 @@ public enum Favourites: EffectTransducer {
         /// The favourites, newest first.
         case list([Favourite])
         /// They could not be read.
-        case unavailable(String)
+        case unavailable(FavouritesError)
     }
 
     /// The feature's state.
@@ -107,7 +107,7 @@ public enum Favourites: EffectTransducer {
             if case .list = state.phase {
                 state.notice = error.description
             } else {
-                state.phase = .unavailable(error.description)
+                state.phase = .unavailable(error)
             }
         case .didRemove(let number):
             let remaining = state.favourites.filter { $0.number != number }

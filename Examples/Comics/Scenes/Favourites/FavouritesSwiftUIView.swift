@@ -25,8 +25,9 @@ public struct FavouritesView: View {
             switch model.state.phase {
             case .loading:
                 Text("Reading your favourites…").foregroundStyle(.secondary)
-            case .unavailable(let reason):
-                Text("Favourites are not available: \(reason.plainText)").foregroundStyle(.red)
+            case .unavailable(let error):
+                Text("Favourites are not available: \((error.detail ?? error.description).plainText)")
+                    .foregroundStyle(.red)
             case .list(let favourites) where favourites.isEmpty:
                 Text("No favourites yet: mark a comic as a favourite to keep it.").foregroundStyle(.secondary)
             case .list(let favourites):

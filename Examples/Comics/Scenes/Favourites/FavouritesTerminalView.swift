@@ -64,8 +64,9 @@ public enum FavouritesTerminalView {
         switch model.state.phase {
         case .loading:
             canvas.add("Reading your favourites…", .dim)
-        case .unavailable(let reason):
-            canvas.addWrapped("Favourites are not available: \(reason)", .error)
+        case .unavailable(let error):
+            // The terminal's user owns the files: where and why, in full.
+            canvas.addWrapped("Favourites are not available: \(error.detail ?? error.description)", .error)
         case .list(let favourites) where favourites.isEmpty:
             canvas.add("No favourites yet: press f on a comic to keep it.", .dim)
         case .list(let favourites):
@@ -87,7 +88,8 @@ public enum FavouritesTerminalView {
         }
     }
 
-    /// The keys valid for `model`.
+    /// The keys valid for `model`, each performing one of its intents.
+    @MainActor
     public static func bindings(_ model: FavouritesModel) -> [KeyBinding] {
         model.intents.map { offered in
             let intent = offered.intent
@@ -99,7 +101,7 @@ public enum FavouritesTerminalView {
                 case .remove: ([.character("d")], "remove")
                 case .reload: ([.character("t")], "retry")
                 }
-            return KeyBinding(keys, label) { intent() }
+            return KeyBinding(keys, label, intent: intent)
         }
     }
 }

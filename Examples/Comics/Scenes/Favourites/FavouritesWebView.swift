@@ -14,6 +14,13 @@ public enum FavouritesWebView {
     /// the list, not only the selected one.
     public static let openComicIntent = "main.openComic"
 
+    /// The list's style rules.
+    public static let style = """
+        ul.favourites { list-style: none; padding: 0; }
+        ul.favourites li { display: flex; gap: .5rem; align-items: center; }
+
+        """
+
     /// Every kind of intent of the feature, in the order of ``intentName(_:)``.
     public static let kinds: [FavouritesModel.Kind] = [.up, .down, .open, .remove, .reload]
 
@@ -36,10 +43,12 @@ public enum FavouritesWebView {
         switch state.phase {
         case .loading:
             body = "<p class=\"dim\" id=\"favourites-loading\" role=\"status\">Reading your favourites…</p>"
-        case .unavailable(let reason):
+        case .unavailable(let error):
+            // What happened, never where: the page's reader does not own the
+            // server's files (the server's log has the detail).
             body = """
                 <p class="error" id="favourites-error" role="alert">Favourites are not available: \
-                \(reason.plainText)</p>
+                \(error.description.plainText)</p>
                 """
         case .list(let favourites) where favourites.isEmpty:
             body = """

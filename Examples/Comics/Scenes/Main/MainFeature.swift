@@ -103,6 +103,25 @@ public enum Main: EffectTransducer {
     /// Every state, for the renderer.
     public typealias Output = State
 
+    /// Every event is processed before its sender goes on: the features'
+    /// outputs (their new states) are part of Main's state once they have
+    /// been delivered, so an intent performed on a feature returns with the
+    /// app showing its result (a terminal reads the next key in it).
+    public typealias Proxy = SyncSuspendingProxy<Event>
+
+    /// Whether the app shows what it was asked for, with nothing it shows
+    /// still loading: the comics scene a comic (or why there is none) with
+    /// its image, the favourites scene its list. A web front end's first
+    /// page waits for it.
+    public static func isSettled(_ state: State) -> Bool {
+        switch state.scene {
+        case .comics:
+            state.comics != nil && state.comicsState.isSettled
+        case .favourites:
+            state.favourites != nil && state.favouritesState.phase != .loading
+        }
+    }
+
     /// The transitions.
     public static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
         let before = state

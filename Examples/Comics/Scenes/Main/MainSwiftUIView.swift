@@ -39,7 +39,7 @@ public struct MainView: View {
     /// the Comics feature runs).
     public var body: some View {
         screen(host.state)
-            .task { try? host.proxy.send(.start) }
+            .task { await host.proxy.send(.start) }
     }
 
     /// The scene of `state`, with the intents of that state.

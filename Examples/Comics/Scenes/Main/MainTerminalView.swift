@@ -9,13 +9,21 @@ import Oak
 import TerminalUI
 
 /// Draws the app and maps keys to intents.
+@MainActor
 public enum MainTerminalView {
+    /// The screen of `state` hosted by `host`, in `context`.
+    public static func screen(_ state: Main.State, host: ObservableTransducer<Main>, context: ScreenContext) -> Screen {
+        screen(
+            state, intents: MainIntents(for: state, proxy: host.proxy) { host.state }, tick: context.frame,
+            width: context.width, height: context.height, imageProtocol: context.imageProtocol)
+    }
+
     /// The screen for `state` on a terminal of `width` × `height` (which
     /// shows images with `imageProtocol`, if any), and the keys valid there.
     public static func screen(
         _ state: Main.State, intents: MainIntents, tick: Int, width: Int, height: Int,
         imageProtocol: InlineImageProtocol? = nil
-    ) -> (canvas: Canvas, bindings: [KeyBinding]) {
+    ) -> Screen {
         var canvas = Canvas(width: width, height: height)
         canvas.imageProtocol = imageProtocol
         let title =
@@ -36,16 +44,16 @@ public enum MainTerminalView {
             canvas.add("Type the number, Enter to go, Esc to cancel.", .dim)
             for digit in 0...9 {
                 bindings.append(
-                    KeyBinding([.character(Character(String(digit)))], "digit", inStatusBar: false) {
-                        main(.typeDigit(digit))()
-                    })
+                    KeyBinding(
+                        [.character(Character(String(digit)))], "digit", inStatusBar: false,
+                        intent: main(.typeDigit(digit))))
             }
-            bindings.append(KeyBinding([.backspace], "delete") { main(.deleteDigit)() })
-            bindings.append(KeyBinding([.enter], "go") { main(.submitGoTo)() })
-            bindings.append(KeyBinding([.escape], "cancel") { main(.cancelGoTo)() })
+            bindings.append(KeyBinding([.backspace], "delete", intent: main(.deleteDigit)))
+            bindings.append(KeyBinding([.enter], "go", intent: main(.submitGoTo)))
+            bindings.append(KeyBinding([.escape], "cancel", intent: main(.cancelGoTo)))
         } else if state.isHelpShown {
-            bindings.append(KeyBinding([.character("?"), .escape], "close help") { main(.toggleHelp)() })
-            bindings.append(KeyBinding([.character("q")], "quit") { main(.quit)() })
+            bindings.append(KeyBinding([.character("?"), .escape], "close help", intent: main(.toggleHelp)))
+            bindings.append(KeyBinding([.character("q")], "quit", intent: main(.quit)))
             let sceneBindings = self.sceneBindings(state, main: main, comics: comics, favourites: favourites)
             canvas.add("Keys", .bold)
             for binding in sceneBindings + bindings {
@@ -61,10 +69,10 @@ public enum MainTerminalView {
             }
             bindings = sceneBindings(state, main: main, comics: comics, favourites: favourites)
         }
-        bindings.append(KeyBinding([.interrupt], "quit", inStatusBar: false) { main(.quit)() })
+        bindings.append(KeyBinding([.interrupt], "quit", inStatusBar: false, intent: main(.quit)))
         canvas.status = Line(
             bindings.filter(\.isShownInStatusBar).map(\.summary).joined(separator: "  "), .reverse)
-        return (canvas, bindings)
+        return Screen(canvas: canvas, bindings: bindings)
     }
 
     /// The keys of the scene shown (its model's, if it runs), and Main's
@@ -78,21 +86,17 @@ public enum MainTerminalView {
             if let comics {
                 bindings += ComicsTerminalView.bindings(comics)
                 if comics.offersGoTo {
-                    bindings.append(KeyBinding([.character("g")], "go to") { main(.beginGoTo)() })
+                    bindings.append(KeyBinding([.character("g")], "go to", intent: main(.beginGoTo)))
                 }
             }
-            bindings.append(KeyBinding([.character("v")], "favourites") { main(.showFavourites)() })
+            bindings.append(KeyBinding([.character("v")], "favourites", intent: main(.showFavourites)))
         case .favourites:
             if let favourites { bindings += FavouritesTerminalView.bindings(favourites) }
-            bindings.append(KeyBinding([.character("v"), .escape], "comics") { main(.showComics)() })
+            bindings.append(KeyBinding([.character("v"), .escape], "comics", intent: main(.showComics)))
         }
-        bindings.append(KeyBinding([.character("?")], "help") { main(.toggleHelp)() })
-        bindings.append(KeyBinding([.character("q")], "quit") { main(.quit)() })
+        bindings.append(KeyBinding([.character("?")], "help", intent: main(.toggleHelp)))
+        bindings.append(KeyBinding([.character("q")], "quit", intent: main(.quit)))
         return bindings
     }
 
-    /// The binding for `key`, if one is valid.
-    public static func binding(for key: Key, in bindings: [KeyBinding]) -> KeyBinding? {
-        bindings.first { $0.keys.contains(key) }
-    }
 }

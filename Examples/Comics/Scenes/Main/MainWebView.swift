@@ -8,6 +8,7 @@
 import ComicsScene
 import Common
 import FavouritesScene
+import Foundation
 import Oak
 import WebUI
 
@@ -55,10 +56,16 @@ public enum MainWebView {
     /// The whole page for `state`, titled after the comic shown or the
     /// scene.
     public static func page(_ state: Main.State, intents: MainIntents, context: WebContext) -> HTML {
-        WebPage.document(
-            title: "Oak Comics · " + title(state, intents: intents),
-            content: content(state, intents: intents, context: context))
+        WebPage.document(title: title(state), content: content(state, intents: intents, context: context))
     }
+
+    /// The image at `path` the page of `state` shows, if any.
+    public static func image(at path: String, in state: Main.State) -> Data? {
+        state.scene == .comics ? ComicsWebView.image(at: path, in: state.comicsState) : nil
+    }
+
+    /// The app's own style rules (after the web host's base style).
+    public static let style = FavouritesWebView.style
 
     /// Invokes the intent named `name` (with `number`, for those that take
     /// one) of the model of `state`, made by `intents`: nil if no such
@@ -107,17 +114,21 @@ public enum MainWebView {
         return isCurrent ? "<span class=\"current\" aria-current=\"page\">\(button)</span>" : button
     }
 
-    /// The page title after "Oak Comics · ": the comic shown, or the scene.
-    static func title(_ state: Main.State, intents: MainIntents) -> String {
+    /// The page's title: "Oak Comics · " and the comic shown, or the
+    /// scene.
+    public static func title(_ state: Main.State) -> String {
+        let subtitle: String
         switch state.scene {
         case .comics:
-            if case .comic(let comic, _) = intents.comicsModel(state)?.content {
+            if let comic = state.comicsState.shownComic {
                 let title = comic.title.plainText
-                return title.isEmpty ? "#\(comic.number)" : title
+                subtitle = title.isEmpty ? "#\(comic.number)" : title
+            } else {
+                subtitle = "comics"
             }
-            return "comics"
         case .favourites:
-            return "favourites"
+            subtitle = "favourites"
         }
+        return "Oak Comics · " + subtitle
     }
 }

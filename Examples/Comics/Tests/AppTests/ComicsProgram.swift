@@ -4,6 +4,7 @@
 // --scratch-path, so no path is assumed.
 
 import Foundation
+import TerminalTesting
 import Testing
 
 enum ComicsProgram {

@@ -3,6 +3,7 @@
 // data directory.
 
 import Foundation
+import TerminalTesting
 import Testing
 
 struct CommandTests {

@@ -3,6 +3,7 @@
 // sets it and puts `mermaidx` and `dot` on PATH).
 
 import Foundation
+import TerminalTesting
 import Testing
 
 struct GraphTests {

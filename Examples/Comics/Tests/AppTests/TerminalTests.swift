@@ -4,6 +4,7 @@
 // in for a synchronisation.
 
 import Foundation
+import TerminalTesting
 import Testing
 
 @Suite(

@@ -6,6 +6,7 @@ import ComicsScene
 import Foundation
 import Oak
 import OakTesting
+import Synchronization
 import Testing
 
 /// A tester of the Comics feature that also checks every output: the
@@ -163,22 +164,92 @@ struct ComicsTests {
 
     @Test func favouritesAreToggledThroughTheTransducer() async {
         let tester = ComicsSteps(Comics.State(phase: .showing(.mock(3)), latest: 10))
-        await tester.unchanged(.toggleFavourite)
-        await tester.answer(.didSetFavourite(number: 3, isFavourite: true)) { $0.isFavourite = true }
-        await tester.unchanged(.toggleFavourite)
-        await tester.answer(.didSetFavourite(number: 3, isFavourite: false)) { $0.isFavourite = false }
+        await tester.step(.toggleFavourite) {
+            $0.isFavourite = true
+            $0.favouriteChanges[3] = Comics.FavouriteChange(comic: .mock(3), writing: true, wanted: true)
+        }
+        await tester.answer(.didSetFavourite(number: 3, isFavourite: true)) { $0.favouriteChanges[3] = nil }
+        await tester.step(.toggleFavourite) {
+            $0.isFavourite = false
+            $0.favouriteChanges[3] = Comics.FavouriteChange(comic: .mock(3), writing: false, wanted: false)
+        }
+        await tester.answer(.didSetFavourite(number: 3, isFavourite: false)) { $0.favouriteChanges[3] = nil }
+        await tester.finish()
+    }
+
+    /// Every press flips the mark shown at once; presses while a write is
+    /// in flight are written after it, so the store ends as the screen says
+    /// (the store's calls counted, on a test clock).
+    @Test func pressesWhileAWriteIsInFlightAreWrittenAfterIt() async {
+        let clock = TestClock()
+        let written = Mutex<[Bool]>([])
+        var env = ComicsEnv.mock
+        env.setFavourite = { (_: Comic, isFavourite: Bool) throws(FavouritesUnavailable) in
+            try? await clock.sleep(for: .seconds(1))
+            written.withLock { $0.append(isFavourite) }
+        }
+        let tester = ComicsSteps(Comics.State(phase: .showing(.mock(3)), latest: 10), env: env)
+        await tester.step(.toggleFavourite) {
+            $0.isFavourite = true
+            $0.favouriteChanges[3] = Comics.FavouriteChange(comic: .mock(3), writing: true, wanted: true)
+        }
+        await tester.step(.toggleFavourite) {
+            $0.isFavourite = false
+            $0.favouriteChanges[3]?.wanted = false
+        }
+        await tester.step(.toggleFavourite) {
+            $0.isFavourite = true
+            $0.favouriteChanges[3]?.wanted = true
+        }
+        await tester.step(.toggleFavourite) {
+            $0.isFavourite = false
+            $0.favouriteChanges[3]?.wanted = false
+        }
+        await clock.advance(by: .seconds(1))
+        // The first write took "favourite"; the screen says "not": written next.
+        await tester.answer(.didSetFavourite(number: 3, isFavourite: true)) {
+            $0.favouriteChanges[3] = Comics.FavouriteChange(comic: .mock(3), writing: false, wanted: false)
+        }
+        await clock.advance(by: .seconds(1))
+        await tester.answer(.didSetFavourite(number: 3, isFavourite: false)) { $0.favouriteChanges[3] = nil }
+        await tester.finish()
+        #expect(written.withLock { $0 } == [true, false])
+    }
+
+    @Test func aComicShownAgainWhileItsMarkIsOnItsWayShowsTheMarkSet() async {
+        let clock = TestClock()
+        var env = ComicsEnv.mock
+        env.setFavourite = { (_: Comic, _: Bool) throws(FavouritesUnavailable) in
+            try? await clock.sleep(for: .seconds(5))
+        }
+        let state = Comics.State(
+            phase: .showing(.mock(4)), latest: 10,
+            favouriteChanges: [3: Comics.FavouriteChange(comic: .mock(3), writing: true, wanted: true)])
+        let tester = ComicsSteps(state, env: env)
+        await tester.step(.previous) { $0.phase = .loading(.number(3), showing: .mock(4)) }
+        // The store still says "not a favourite": the mark set wins.
+        await tester.answer(.didLoad(.mock(3), isLatest: false, isFavourite: false)) {
+            $0.phase = .showing(.mock(3))
+            $0.isFavourite = true
+        }
+        await clock.advance(by: .seconds(5))
         await tester.finish()
     }
 
     @Test func unavailableFavouritesAreANoticeNotAFailure() async {
         var env = ComicsEnv.mock
-        env.setFavourite = { (_: Comic, _: Bool) throws(FavouritesUnavailable) in
-            throw FavouritesUnavailable("the database is damaged")
-        }
+        let unavailable = FavouritesUnavailable("The favourites file is damaged.", detail: "/data/favourites.sqlite")
+        env.setFavourite = { (_: Comic, _: Bool) throws(FavouritesUnavailable) in throw unavailable }
         let tester = ComicsSteps(Comics.State(phase: .showing(.mock(3)), latest: 10), env: env)
-        await tester.unchanged(.toggleFavourite)
-        await tester.answer(.favouritesFailed(FavouritesUnavailable("the database is damaged"))) {
-            $0.notice = .favouritesUnavailable("the database is damaged")
+        await tester.step(.toggleFavourite) {
+            $0.isFavourite = true
+            $0.favouriteChanges[3] = Comics.FavouriteChange(comic: .mock(3), writing: true, wanted: true)
+        }
+        // The store kept its mark: shown again.
+        await tester.answer(.favouritesFailed(number: 3, unavailable)) {
+            $0.isFavourite = false
+            $0.favouriteChanges[3] = nil
+            $0.notice = .favouritesUnavailable(unavailable)
         }
         await tester.finish()
     }
@@ -199,8 +270,12 @@ struct ComicsTests {
         await tester.answer(.didLoad(comic, isLatest: true, isFavourite: false)) {
             $0.phase = .showing(comic)
             $0.latest = 10
+            $0.isLoadingImage = true
         }
-        await tester.answer(.didLoadImage(number: 10, Data([0x89, 0x50]))) { $0.image = Data([0x89, 0x50]) }
+        await tester.answer(.didLoadImage(number: 10, Data([0x89, 0x50]))) {
+            $0.image = Data([0x89, 0x50])
+            $0.isLoadingImage = false
+        }
         // An image for a comic no longer shown is not kept.
         await tester.unchanged(.didLoadImage(number: 3, Data([1])))
         await tester.finish()

@@ -78,7 +78,7 @@ struct FavouritesTests {
         let tester = FavouritesSteps(env: .unavailable("the file is damaged"))
         await tester.step(.load)
         await tester.answer(.didFail(FavouritesError("the file is damaged"))) {
-            $0.phase = .unavailable("the file is damaged")
+            $0.phase = .unavailable(FavouritesError("the file is damaged"))
         }
         await tester.step(.open)
         await tester.step(.remove)

@@ -7,6 +7,7 @@ import FavouritesScene
 import MainScene
 import Oak
 import OakTesting
+import Observation
 import TerminalUI
 import Testing
 
@@ -41,7 +42,7 @@ final class MainHarness {
 
     /// Sends `event` and waits until `condition` holds of the state.
     func send(_ event: Main.Event, until condition: @escaping (Main.State) -> Bool) async throws {
-        try proxy.send(event)
+        try await proxy.checkedSend(event)
         await waitFor(condition)
     }
 
@@ -122,9 +123,73 @@ struct MainTests {
         #expect(text.contains("#10 Comic 10"))
         #expect(text.contains("←/p previous"))
         #expect(!text.contains("→/n next"))  // #10 is the latest
-        let previous = try #require(MainTerminalView.binding(for: .left, in: screen.bindings))
-        previous.action()
+        let previous = try #require(screen.binding(for: .left))
+        await previous.action()
         await app.waitFor { $0.comicsState.phase == .showing(.mock(9)) }
         await app.end()
+    }
+
+    /// Keys typed faster than the runs process them: each is handed to the
+    /// binding of the screen shown once the previous key's intent has been
+    /// processed, as the terminal front end does.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func eachKeyIsReadInTheStateThePreviousOneLedTo() async throws {
+        let host = ObservableTransducer<Main>(initialState: Main.State(), env: .mock)
+        await host.proxy.send(.start)
+        await Self.until(host) { $0.comicsState.phase == .showing(.mock(10)) }
+        // Without waiting between keys, the digits would be read outside the
+        // prompt "g" opens, where they mean nothing.
+        for (key, prompt): (Key, String?) in [
+            (.character("g"), ""), (.character("1"), "1"), (.character("3"), "13"), (.enter, nil),
+        ] {
+            await Self.press(key, host)
+            #expect(host.state.prompt == prompt, "after \(key)")
+        }
+        // The mock has comics 1 to 10: #13 is refused by the Comics feature.
+        await Self.until(host) { $0.comicsState.notice == .outOfRange(13, latest: 10) }
+        host.cancel()
+    }
+
+    /// Every press of f flips the mark the screen shows at once, also while
+    /// the store has not taken the previous one; the store ends with the mark
+    /// the screen shows.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func rapidFavouritePressesEachFlipTheMarkAndTheStoreFollows() async throws {
+        let env = Main.Env.mock
+        let host = ObservableTransducer<Main>(initialState: Main.State(), env: env)
+        await host.proxy.send(.start)
+        await Self.until(host) { $0.comicsState.phase == .showing(.mock(10)) }
+        for press in 1...21 {
+            await Self.press(.character("f"), host)
+            #expect(host.state.comicsState.isFavourite == (press % 2 == 1), "after press \(press)")
+        }
+        // The writes catch up: the last one stored is the mark shown.
+        await Self.until(host) { $0.comicsState.favouriteChanges.isEmpty }
+        #expect(host.state.comicsState.isFavourite)
+        #expect(try await env.comics.isFavourite(10))
+        host.cancel()
+    }
+
+    /// Performs the binding of `key` on the screen of the host's state.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    static func press(_ key: Key, _ host: ObservableTransducer<Main>) async {
+        let screen = MainTerminalView.screen(
+            host.state, host: host, context: ScreenContext(width: 80, height: 24))
+        await screen.binding(for: key)?.action()
+    }
+
+    /// Waits until the host's state satisfies `condition`: its runs are on
+    /// this actor, and each change is observed.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    static func until(_ host: ObservableTransducer<Main>, _ condition: @escaping (Main.State) -> Bool) async {
+        while !condition(host.state) {
+            await withCheckedContinuation { continuation in
+                withObservationTracking {
+                    _ = host.state
+                } onChange: {
+                    continuation.resume()
+                }
+            }
+        }
     }
 }

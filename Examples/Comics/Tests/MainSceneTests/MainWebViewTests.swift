@@ -130,7 +130,7 @@ struct MainWebViewTests {
         #expect(empty.contains("No favourites yet"))
         #expect(!empty.contains("<ul"))
 
-        let unavailable = render(favouritesScene(Favourites.State(phase: .unavailable("disk <full>"))))
+        let unavailable = render(favouritesScene(Favourites.State(phase: .unavailable(FavouritesError("disk <full>")))))
         #expect(unavailable.contains("Favourites are not available: disk &lt;full&gt;"))
         #expect(offers(unavailable, "favourites.reload"))
 

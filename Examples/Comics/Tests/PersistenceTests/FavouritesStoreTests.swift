@@ -174,3 +174,39 @@ struct FavouritesStoreChangesTests {
         #expect(await late.next() == [2, 1])
     }
 }
+
+@Suite("Favourites store, read-only")
+struct ReadOnlyFavouritesStoreTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    @Test func favouritesAreReadWithoutWritingAnything() throws {
+        do {
+            let store = try FavouritesStore(directory: directory.url)
+            try store.add(favourite(7, addedAt: 1))
+        }
+        let file = directory.url.appendingPathComponent("favourites.sqlite")
+        let before = try Data(contentsOf: file)
+        let reader = try FavouritesStore(readingFrom: directory.url)
+        #expect(try reader.all() == [favourite(7, addedAt: 1)])
+        #expect(try reader.contains(7))
+        #expect(throws: PersistenceError.self) { try reader.add(favourite(8)) }
+        // The database is as it was; SQLite may add its side files where it
+        // may write (a reader of a WAL database needs them).
+        #expect(try Data(contentsOf: file) == before)
+        #expect(
+            Set(try directory.entries()).isSubset(of: [
+                "favourites.sqlite", "favourites.sqlite-wal", "favourites.sqlite-shm",
+            ]))
+    }
+
+    @Test func noDirectoryIsNoFavourites() throws {
+        let missing = directory.url.appendingPathComponent("never-made")
+        let reader = try FavouritesStore(readingFrom: missing)
+        #expect(try reader.all().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
+    }
+}

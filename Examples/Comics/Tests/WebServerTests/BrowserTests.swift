@@ -6,6 +6,7 @@
 import FixtureServer
 import Foundation
 import Testing
+import WebTesting
 
 @Suite(
     "In a real browser", .serialized, .timeLimit(.minutes(3)),
@@ -30,7 +31,7 @@ struct BrowserTests {
         let browser = try await WebDriver.start()
         do {
             let latest = FixtureCatalog.latestNumber
-            try await browser.open(web.server.baseURL + "/")
+            try await browser.open(web.host.baseURL + "/")
             try await browser.waitUntil(Self.showing(latest))
             #expect(try await browser.text("#comic-number") == "#\(latest)")
             #expect(!(try await browser.text("#comic-title")).isEmpty)

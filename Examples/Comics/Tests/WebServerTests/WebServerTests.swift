@@ -5,8 +5,10 @@ import Clocks
 import FixtureServer
 import Foundation
 import Testing
+import WebServer
+import WebTesting
 
-@testable import WebServer
+@testable import WebHost
 
 @Suite("Web server", .serialized, .timeLimit(.minutes(2)))
 struct WebServerTests {
@@ -27,7 +29,50 @@ struct WebServerTests {
         // The same browser keeps its session.
         let again = try await client.get("/")
         #expect(again.header("Set-Cookie") == nil)
-        #expect(await web.server.sessionCount == 1)
+        #expect(await web.host.sessionCount == 1)
+        await web.stop()
+    }
+
+    /// As `curl http://127.0.0.1:PORT/` sees it: the first response shows
+    /// the latest comic, its number and its image, without a second request.
+    @Test func theFirstResponseShowsTheLatestComicAndItsImage() async throws {
+        let web = try await WebFixture.start()
+        let first = try await web.client().get("/")
+        #expect(first.status == 200)
+        #expect(first.body.contains("#\(FixtureCatalog.latestNumber)"), "\(first.body)")
+        #expect(first.body.contains("<img id=\"comic-image\" src=\"/image/\(FixtureCatalog.latestNumber)\""))
+        #expect(!first.body.contains("Loading…") && !first.body.contains("Starting…"))
+        await web.stop()
+    }
+
+    @Test func onlyFormsArePostedAsIntents() async throws {
+        let web = try await WebFixture.start()
+        let client = web.client()
+        let (token, _) = try await client.open()
+        let cookie = try #require(client.cookie)
+        let answer = try await RawHTTP.send(
+            port: web.host.port,
+            "POST /intent HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nContent-Type: text/plain\r\n"
+                + "Connection: close\r\nContent-Length: \(token.count + 6)\r\n\r\ntoken=\(token)")
+        #expect(answer.hasPrefix("HTTP/1.1 415"), "\(answer)")
+        await web.stop()
+    }
+
+    /// A damaged favourites file: the page says so, but shows no path of
+    /// the server's (the server's log has it).
+    @Test func aDamagedDatabaseIsReportedWithoutTheServersPaths() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oak-web-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("this is not a database".utf8).write(to: directory.appendingPathComponent("favourites.sqlite"))
+        let web = try await WebFixture.start(directory: directory)
+        let client = web.client()
+        let (token, _) = try await client.open()
+        let events = client.events()
+        #expect(try await client.intent("main.showFavourites", token: token).status == 204)
+        let page = try await events.first(where: { $0.contains("id=\"favourites-error\"") }, "the error")
+        #expect(page.contains("damaged"), "\(page)")
+        #expect(!page.contains(directory.path), "the page shows the server's path: \(page)")
+        #expect(!page.contains("favourites.sqlite"))
         await web.stop()
     }
 
@@ -130,15 +175,15 @@ struct WebServerTests {
         let client = web.client()
         let (token, _) = try await client.open()
         await clock.advance(by: .seconds(30))
-        #expect(await web.server.expireIdleSessions() == 0)
+        #expect(await web.host.sweep().expired == 0)
         #expect(try await client.intent("comics.previous", token: token).status == 204)  // used: 30 s
         await clock.advance(by: .seconds(61))
-        _ = await web.server.expireIdleSessions()
-        #expect(await web.server.sessionCount == 0)
+        _ = await web.host.sweep().expired
+        #expect(await web.host.sessionCount == 0)
         #expect(try await client.intent("comics.previous", token: token).status == 403)
         // A new visit makes a new session.
         #expect(try await client.get("/").status == 200)
-        #expect(await web.server.sessionCount == 1)
+        #expect(await web.host.sessionCount == 1)
         await web.stop()
     }
 
@@ -146,18 +191,18 @@ struct WebServerTests {
         let clock = TestClock()
         let web = try await WebFixture.start(
             limits: SessionLimits(maxSessions: 10, idleTimeout: .seconds(60)), clock: clock)
-        weak var freed: WebSession?
+        weak var freed: WebSession<ComicsWeb>?
         do {
             let client = web.client()
             let (token, _) = try await client.open()
             let id = try #require(client.cookie?.split(separator: "=").last.map(String.init))
-            freed = await web.server.store.session(id: id)
+            freed = await web.host.store.session(id: id)
             #expect(freed != nil)
             _ = try await client.intent("comics.previous", token: token)
         }
         await clock.advance(by: .seconds(61))
-        _ = await web.server.expireIdleSessions()
-        #expect(await web.server.sessionCount == 0)
+        _ = await web.host.sweep().expired
+        #expect(await web.host.sessionCount == 0)
         #expect(freed == nil)
         await web.stop()
     }

@@ -1,0 +1,109 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The infrastructure every reference app plugs into, below its features:
+// a terminal front end (ncursesw), the web vocabulary and a generic
+// per-session web host (Hummingbird), an HTTP client, the start and stop of
+// every HTTP server of the repository, and small common helpers. It knows
+// no feature: the apps (Examples/Comics, Examples/Standups) depend on it,
+// never the other way round (Scripts/check-dependencies.sh).
+let package = Package(
+    name: "AppSupport",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "Common", targets: ["Common"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "WebUI", targets: ["WebUI"]),
+        .library(name: "WebHost", targets: ["WebHost"]),
+        .library(name: "HTTPClient", targets: ["HTTPClient"]),
+        .library(name: "ServerSupport", targets: ["ServerSupport"]),
+        // For tests only: programs in a real pseudo-terminal (tmux), and a
+        // browser's side of a web server (HTTP, Server-Sent Events, headless
+        // Chromium through WebDriver).
+        .library(name: "TerminalTesting", targets: ["TerminalTesting"]),
+        .library(name: "WebTesting", targets: ["WebTesting"]),
+    ],
+    dependencies: [
+        .package(name: "Oak", path: "../.."),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    ],
+    targets: [
+        // Small helpers every app uses: elapsed time on any clock, text made
+        // safe to show, the data directory.
+        .target(name: "Common"),
+        // ncursesw, through a system library target.
+        .systemLibrary(
+            name: "CNcurses",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        // The allocator's heap statistics and trimming (glibc).
+        .target(name: "CMemory"),
+        // The terminal: keys awaited as they come, drawing, resize, suspend
+        // and resume, restore; a front end that hosts a root transducer.
+        .target(
+            name: "TerminalUI",
+            dependencies: ["CNcurses", "Common", .product(name: "Oak", package: "Oak")]),
+        // HTML that escapes what it interpolates, the page shell, forms.
+        .target(name: "WebUI", dependencies: ["Common"]),
+        // A thin async HTTP client (URLSession).
+        .target(name: "HTTPClient"),
+        // Starts a Hummingbird application, waits until it listens, stops it
+        // gracefully: for every HTTP server of the repository.
+        .target(
+            name: "ServerSupport",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        // A generic web host: one run of an app's root transducer per
+        // browser session, rendered with the app's views and pushed to the
+        // page; sessions, tokens, expiry, limits, security headers.
+        .target(
+            name: "WebHost",
+            dependencies: [
+                "Common", "WebUI", "ServerSupport", "CMemory",
+                .product(name: "Oak", package: "Oak"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Test support, shared by the apps' tests: never linked into a
+        // shipped program.
+        .target(name: "TerminalTesting"),
+        .target(name: "WebTesting"),
+        .testTarget(name: "CommonTests", dependencies: ["Common"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", .product(name: "Oak", package: "Oak")]),
+        .testTarget(name: "WebUITests", dependencies: ["WebUI"]),
+        .testTarget(
+            name: "HTTPClientTests",
+            dependencies: [
+                "HTTPClient", "ServerSupport", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "ServerSupportTests",
+            dependencies: [
+                "ServerSupport", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        .testTarget(
+            name: "WebHostTests",
+            dependencies: [
+                "WebHost", "WebUI", "WebTesting", .product(name: "Oak", package: "Oak"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,213 @@
+// Starts a Hummingbird application on a port and stops it gracefully: the one
+// way every HTTP server of the repository (the fixture catalogs, the web
+// front ends) comes up and goes down. `start` returns once the server
+// listens, with the port it bound; cancelling the starting task stops it;
+// `stop` lets the responses in flight finish.
+
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// What a server accepts from its connections: how many at once, and how long
+/// a client may take. Slow or idle clients are closed instead of holding a
+/// connection forever.
+public struct ConnectionLimits: Sendable, Hashable {
+    /// The most connections open at once. Beyond it the server stops
+    /// accepting: new connections wait in the listen queue until one closes.
+    public var maxConnections: Int
+    /// How long a connection may go without a complete request head (a
+    /// client that trickles its headers) or without a new request between
+    /// two: then it is closed. A response being written (a stream of
+    /// events) does not count as idle.
+    public var idleTimeout: Duration
+    /// How long a request's body may take to arrive once its head has:
+    /// responders that read bodies apply it (``collectBody(of:upTo:within:)``).
+    public var bodyTimeout: Duration
+
+    /// Limits for a small server: 1,024 connections, 30 seconds idle, 10
+    /// seconds for a body.
+    public init(maxConnections: Int = 1_024, idleTimeout: Duration = .seconds(30), bodyTimeout: Duration = .seconds(10))
+    {
+        self.maxConnections = maxConnections
+        self.idleTimeout = idleTimeout
+        self.bodyTimeout = bodyTimeout
+    }
+}
+
+/// A Hummingbird server that is listening.
+///
+/// ```swift
+/// let server = try await HTTPServer.start(responder: router.buildResponder(), logger: logger)
+/// print(server.baseURL)  // http://127.0.0.1:53124
+/// await server.stop()
+/// ```
+public final class HTTPServer: Sendable {
+    /// The server's root address, with the port it bound, such as
+    /// `http://127.0.0.1:53124`.
+    public let baseURL: String
+    /// The port the server listens on.
+    public let port: Int
+    /// The limits it was started with.
+    public let limits: ConnectionLimits
+
+    private let runTask: Task<Void, any Error>
+    private let group: ServiceGroup
+
+    private init(
+        baseURL: String, port: Int, limits: ConnectionLimits, runTask: Task<Void, any Error>, group: ServiceGroup
+    ) {
+        self.baseURL = baseURL
+        self.port = port
+        self.limits = limits
+        self.runTask = runTask
+        self.group = group
+    }
+
+    /// Starts a server and returns once it is listening.
+    ///
+    /// - Parameters:
+    ///   - responder: Answers the requests.
+    ///   - host: The address to bind to; loopback by default.
+    ///   - port: The port; 0 (the default) lets the system choose a free one
+    ///     (see ``port``).
+    ///   - limits: How many connections, and how long a client may take.
+    ///   - logger: Where the server logs.
+    ///   - onListening: Called with the bound port before `start` returns,
+    ///     before any request can arrive from a client that learned it.
+    /// - Throws: What prevented the server from listening (a port in use),
+    ///   ``HTTPServerError/stoppedBeforeListening``, or `CancellationError`
+    ///   when the task that starts it is cancelled (the server is stopped
+    ///   then).
+    public static func start<Responder: HTTPResponder>(
+        responder: Responder, host: String = "127.0.0.1", port: Int = 0, limits: ConnectionLimits = ConnectionLimits(),
+        logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws -> HTTPServer where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
+        let urlHost = host.contains(":") ? "[\(host)]" : host
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            responder: responder,
+            server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: .init(limits.idleTimeout))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
+            onServerRunning: { channel in
+                let boundPort = channel.localAddress?.port ?? port
+                onListening(boundPort)
+                portContinuation.yield(boundPort)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        // Run in a service group, so that `stop()` can shut the server down
+        // gracefully: cancelling it while a new connection is still buffered
+        // traps in NIO ("Deinited NIOAsyncWriter without calling finish()",
+        // apple/swift-nio#3481).
+        let group = ServiceGroup(services: [app], logger: logger)
+        let runTask = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+        let boundPort = await withTaskCancellationHandler {
+            var iterator = ports.makeAsyncIterator()
+            return await iterator.next()
+        } onCancel: {
+            runTask.cancel()
+        }
+        guard let boundPort else {
+            // The server stopped before listening: report why.
+            runTask.cancel()
+            try await runTask.value
+            try Task.checkCancellation()
+            throw HTTPServerError.stoppedBeforeListening
+        }
+        if Task.isCancelled {
+            // Cancelled just as the server started listening: do not leave
+            // it running.
+            await group.triggerGracefulShutdown()
+            _ = await runTask.result
+            throw CancellationError()
+        }
+        return HTTPServer(
+            baseURL: "http://\(urlHost):\(boundPort)", port: boundPort, limits: limits, runTask: runTask, group: group)
+    }
+
+    /// Waits until the server stops (``stop()``, its task is cancelled, or
+    /// it fails).
+    public func wait() async throws {
+        try await runTask.value
+    }
+
+    /// Stops the server and returns once it has stopped: it no longer
+    /// accepts connections, and the responses in flight are finished first
+    /// (end open streams before: the shutdown waits for them). Calling it
+    /// again does nothing.
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = await runTask.result
+    }
+
+    deinit {
+        // A server nobody can reach any more stops; `stop()` is still the way
+        // to wait for it.
+        runTask.cancel()
+    }
+}
+
+/// Why ``HTTPServer/start(responder:host:port:limits:logger:onListening:)``
+/// failed, when Hummingbird gave no error.
+public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The server stopped before it listened.
+    case stoppedBeforeListening
+
+    /// What went wrong, for the user.
+    public var description: String {
+        switch self {
+        case .stoppedBeforeListening: "The server stopped before it listened; see the log for why."
+        }
+    }
+}
+
+/// Collects the body of `request`, at most `limit` bytes, within `timeout`
+/// of the call.
+///
+/// A client that trickles its body cannot hold the connection: when the
+/// time is up, the input side of `channel` (the request's connection) is
+/// closed, so the server neither waits for the rest nor drains it after
+/// the response; answer with 408, and the connection closes after it.
+///
+/// - Throws: ``BodyError/tooLarge`` beyond `limit`, ``BodyError/timedOut``
+///   when the body did not arrive in time.
+public func collectBody(
+    of request: inout Request, upTo limit: Int, within timeout: Duration, channel: any Channel
+) async throws(BodyError) -> ByteBuffer {
+    let timedOut = Atomic<Bool>(false)
+    let deadline = Task {
+        do {
+            try await Task.sleep(for: timeout)
+        } catch {
+            return  // The body came in time.
+        }
+        timedOut.store(true, ordering: .sequentiallyConsistent)
+        channel.close(mode: .input, promise: nil)
+    }
+    defer { deadline.cancel() }
+    let body: ByteBuffer
+    do {
+        body = try await request.collectBody(upTo: limit)
+    } catch {
+        throw timedOut.load(ordering: .sequentiallyConsistent) ? .timedOut : .tooLarge
+    }
+    if timedOut.load(ordering: .sequentiallyConsistent) { throw .timedOut }
+    return body
+}
+
+/// Why a request's body was not read.
+public enum BodyError: Error, Equatable, Sendable {
+    /// It was larger than the limit.
+    case tooLarge
+    /// It did not arrive in time.
+    case timedOut
+}

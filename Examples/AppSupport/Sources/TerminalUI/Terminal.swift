@@ -1,0 +1,285 @@
+// The terminal, through ncursesw: raw keys decoded (arrows, Enter), minimal
+// redraws (ncurses compares the new screen with the old), resizing, suspending
+// on Ctrl-Z as a shell's job control expects, plain ASCII where the locale
+// cannot show other characters, and the terminal restored on quit, Ctrl-C,
+// SIGTERM and crash signals.
+
+import CNcurses
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why the terminal cannot be used for a full-screen program.
+public enum TerminalError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Standard input or output is not a terminal.
+    case notATerminal
+    /// ncurses does not know the terminal type (`TERM`).
+    case unknownType(String)
+    /// The terminal cannot place the cursor (`TERM=dumb`, a plain log
+    /// window): a full screen cannot be drawn on it.
+    case cannotPlaceCursor(String)
+
+    /// What went wrong and what to do.
+    public var description: String {
+        switch self {
+        case .notATerminal:
+            "Standard input and output must be a terminal for the full-screen program."
+        case .unknownType(let type):
+            "The terminal type \"\(type)\" is unknown here; set TERM to your terminal's type (such as xterm-256color)."
+        case .cannotPlaceCursor(let type):
+            "This terminal (TERM=\(type)) cannot place the cursor, so the full-screen program cannot draw on it; "
+                + "run it in a terminal such as xterm, or use the program's text commands."
+        }
+    }
+}
+
+/// The screen of the process's terminal. Use one at a time, on the main
+/// actor.
+@MainActor
+public final class Terminal {
+    private var screen: OpaquePointer?
+    private var isActive = false
+    /// The terminal's protocol for inline images, if it has one.
+    public let imageProtocol = InlineImageProtocol.detect()
+    private var drawnImage: CanvasImage?
+    /// Whether the locale can show characters beyond ASCII; when it cannot,
+    /// every other character is drawn as an ASCII stand-in of the same
+    /// width.
+    public private(set) var isUnicode = true
+
+    /// Whether standard input and output are a terminal.
+    public nonisolated static var isInteractive: Bool {
+        isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    }
+
+    /// A terminal, not yet started.
+    public init() {}
+
+    /// Takes over the screen: raw keys, no echo, no cursor; installs the
+    /// signal handlers that restore the terminal.
+    ///
+    /// - Throws: ``TerminalError`` when the terminal cannot show a full
+    ///   screen; the terminal is left as it was.
+    public func start() throws(TerminalError) {
+        guard !isActive else { return }
+        guard Self.isInteractive else { throw .notATerminal }
+        setlocale(LC_ALL, "")
+        isUnicode = oak_locale_is_utf8() != 0
+        let type = Self.typeName
+        guard let screen = oak_newterm() else { throw .unknownType(type) }
+        guard oak_can_address_cursor() != 0 else {
+            endwin()
+            delscreen(screen)
+            throw .cannotPlaceCursor(type)
+        }
+        self.screen = screen
+        raw()
+        noecho()
+        keypad(oak_stdscr(), true)
+        nodelay(oak_stdscr(), true)
+        curs_set(0)
+        set_escdelay(25)
+        if has_colors() {
+            start_color()
+            use_default_colors()
+            init_pair(1, Int16(COLOR_RED), -1)
+            init_pair(2, Int16(COLOR_YELLOW), -1)
+        }
+        isActive = true
+        Self.installSignalHandlers()
+    }
+
+    /// Gives the screen back as it was.
+    public func stop() {
+        guard isActive else { return }
+        if drawnImage != nil, let imageProtocol { Self.emit(imageProtocol.clearSequence) }
+        drawnImage = nil
+        endwin()
+        if let screen { delscreen(screen) }
+        screen = nil
+        isActive = false
+    }
+
+    /// The screen's size in columns and rows.
+    public var size: (width: Int, height: Int) {
+        (Int(getmaxx(oak_stdscr())), Int(getmaxy(oak_stdscr())))
+    }
+
+    /// Takes the terminal's new size (after `SIGWINCH`); the next draw fills
+    /// it.
+    public func resize() {
+        guard isActive else { return }
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        oak_terminal_size(&rows, &columns)
+        if rows > 0, columns > 0 { resizeterm(rows, columns) }
+        invalidate()
+    }
+
+    /// Stops the program as Ctrl-Z does in a shell: the terminal is given
+    /// back first, and taken over again (to be drawn anew) when the shell
+    /// continues the program (`fg`). Returns then.
+    public func suspend() {
+        guard isActive else { return }
+        if drawnImage != nil, let imageProtocol { Self.emit(imageProtocol.clearSequence) }
+        drawnImage = nil
+        def_prog_mode()
+        endwin()
+        // The default action of SIGTSTP stops the process here; SIGCONT
+        // (the shell's `fg`) continues it after `raise` returns.
+        let previous = signal(SIGTSTP, SIG_DFL)
+        raise(SIGTSTP)
+        signal(SIGTSTP, previous)
+        reset_prog_mode()
+        invalidate()
+    }
+
+    /// Makes the next draw repaint every cell (the screen may have been
+    /// changed behind ncurses's back).
+    public func invalidate() {
+        guard isActive else { return }
+        clearok(oak_stdscr(), true)
+        drawnImage = nil
+    }
+
+    /// The next key pressed, or `nil` when none is waiting. Never blocks
+    /// longer than an escape sequence takes to arrive.
+    public func readKey() -> Key? {
+        guard isActive else { return nil }
+        while true {
+            let code = getch()
+            switch code {
+            case ERR: return nil
+            case KEY_LEFT: return .left
+            case KEY_RIGHT: return .right
+            case KEY_UP: return .up
+            case KEY_DOWN: return .down
+            case KEY_ENTER, 10, 13: return .enter
+            case KEY_BACKSPACE, 127, 8, KEY_DC: return .backspace
+            case KEY_RESIZE: return .resize
+            case 3: return .interrupt
+            case 26: return .suspend
+            case 27: return .escape
+            case 32...126:
+                guard let scalar = Unicode.Scalar(UInt32(code)) else { continue }
+                return .character(Character(scalar))
+            default:
+                continue  // a key no view uses: read the next one
+            }
+        }
+    }
+
+    /// Draws `canvas` (ncurses sends only what changed).
+    public func draw(_ canvas: Canvas) {
+        guard isActive else { return }
+        erase()
+        for (row, line) in canvas.rows.enumerated() {
+            move(Int32(row), 0)
+            for span in line.spans {
+                let attributes = Self.attributes(span.style)
+                if attributes != 0 { attron(Int32(attributes)) }
+                addstr(isUnicode ? span.text : ASCIIFallback.text(span.text))
+                if attributes != 0 { attroff(Int32(attributes)) }
+            }
+        }
+        if imageProtocol == .iTerm2, canvas.image != drawnImage {
+            // iTerm2's images are cells ncurses believes blank: repaint
+            // everything so that none of an old image stays.
+            clearok(oak_stdscr(), true)
+        }
+        refresh()
+        drawImage(canvas.image)
+    }
+
+    /// Draws `image` over the cells kept for it, when it differs from the
+    /// one drawn last; the cursor is saved and restored around it, so that
+    /// ncurses's idea of the screen stays right.
+    private func drawImage(_ image: CanvasImage?) {
+        guard let imageProtocol, image != drawnImage else { return }
+        var output = imageProtocol.clearSequence
+        if let image {
+            output += "\u{1B}7\u{1B}[\(image.row + 1);1H"
+            output += imageProtocol.sequence(png: image.png, columns: image.columns, rows: image.rows)
+            output += "\u{1B}8"
+        }
+        Self.emit(output)
+        drawnImage = image
+    }
+
+    private static func emit(_ text: String) {
+        guard !text.isEmpty else { return }
+        // Straight to the descriptor: ncurses has flushed its own output
+        // (refresh) before this is called.
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if result <= 0 { return }
+            written += result
+        }
+    }
+
+    private static func attributes(_ style: Style) -> Int32 {
+        switch style {
+        case .normal: 0
+        case .bold: oak_attr_bold()
+        case .dim: oak_attr_dim()
+        case .reverse: oak_attr_reverse()
+        case .error: has_colors() ? oak_color_pair(1) | oak_attr_bold() : oak_attr_bold()
+        case .accent: has_colors() ? oak_color_pair(2) | oak_attr_bold() : oak_attr_bold()
+        }
+    }
+
+    /// The terminal type, for messages.
+    private static var typeName: String {
+        getenv("TERM").map { String(cString: $0) } ?? "unset"
+    }
+
+    /// SIGTERM, SIGHUP and crash signals restore the terminal, then end the
+    /// process as the signal would have. (Ctrl-C and Ctrl-Z are keys in raw
+    /// mode.)
+    private static func installSignalHandlers() {
+        for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
+            signal(signalNumber) { received in
+                endwin()
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+}
+
+/// ASCII stand-ins for what a non-UTF-8 locale cannot show, each as wide as
+/// the character it replaces, so that the layout does not move.
+public enum ASCIIFallback {
+    /// `text` with every character beyond ASCII replaced: arrows, dots and
+    /// stars by look-alikes, anything else by `?` (two for a wide one).
+    public static func text(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            let columns = TextWidth.columns(of: scalar)
+            guard columns > 0 else { continue }
+            if columns == 1, let replacement = replacements[scalar] {
+                result.unicodeScalars.append(replacement)
+            } else {
+                result += String(repeating: "?", count: columns)
+            }
+        }
+        return result
+    }
+
+    private static let replacements: [Unicode.Scalar: Unicode.Scalar] = [
+        "←": "<", "→": ">", "↑": "^", "↓": "v", "·": "-", "•": "*", "★": "*", "☆": "o", "…": "~", "—": "-",
+        "–": "-", "▏": "|", "│": "|", "─": "-", "✓": "v", "✗": "x", "“": "\"", "”": "\"", "‘": "'", "’": "'",
+        "é": "e", "è": "e", "ê": "e", "ë": "e", "á": "a", "à": "a", "â": "a", "ä": "a", "ó": "o", "ö": "o",
+        "ô": "o", "ú": "u", "ü": "u", "í": "i", "ï": "i", "ç": "c", "ñ": "n", "ß": "s",
+    ]
+}

@@ -1,0 +1,230 @@
+// Runs an app's root transducer in the terminal, hosted by Oak's
+// `ObservableTransducer`: draws the screen of each state the run reaches,
+// awaits keys as they come (no polling) and hands each to the binding of
+// the screen shown, awaiting it — an intent returns once the run has
+// processed it — before the next key is read, so that a fast typist's keys
+// are each interpreted in the state the previous one led to.
+
+import Dispatch
+import Oak
+import Observation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What one state looks like in the terminal, and the keys valid in it.
+public struct Screen {
+    /// What is drawn.
+    public var canvas: Canvas
+    /// The keys valid in the state shown.
+    public var bindings: [KeyBinding]
+
+    /// A screen.
+    public init(canvas: Canvas, bindings: [KeyBinding]) {
+        self.canvas = canvas
+        self.bindings = bindings
+    }
+
+    /// The binding of `key`, if one is valid.
+    public func binding(for key: Key) -> KeyBinding? {
+        bindings.first { $0.keys.contains(key) }
+    }
+}
+
+/// What a screen is drawn for: the terminal's size and abilities, and the
+/// frame of an animation (a spinner while something loads).
+public struct ScreenContext: Equatable, Sendable {
+    /// Columns.
+    public var width: Int
+    /// Rows.
+    public var height: Int
+    /// Counts up while the state animates (``TerminalFrontEnd``'s
+    /// `isAnimating`), else 0.
+    public var frame: Int
+    /// How the terminal shows images, if it does.
+    public var imageProtocol: InlineImageProtocol?
+
+    /// A context.
+    public init(width: Int, height: Int, frame: Int = 0, imageProtocol: InlineImageProtocol? = nil) {
+        self.width = width
+        self.height = height
+        self.frame = frame
+        self.imageProtocol = imageProtocol
+    }
+}
+
+/// Something the front end reacts to.
+enum TerminalInput: Sendable {
+    /// A key was pressed.
+    case key(Key)
+    /// The terminal changed size.
+    case resized
+    /// The program was continued after being stopped from outside.
+    case continued
+    /// The host's state (or whether it runs) changed.
+    case changed
+    /// The animation's next frame is due.
+    case tick
+}
+
+/// A terminal front end for an app's root transducer.
+///
+/// ```swift
+/// let host = ObservableTransducer<Main>(initialState: Main.State(), env: env)
+/// await host.proxy.send(.start)
+/// try await TerminalFrontEnd().run(host) { state, context in
+///     MainTerminalView.screen(state, host: host, context: context)
+/// }
+/// ```
+@MainActor
+public final class TerminalFrontEnd {
+    private let terminal: Terminal
+    private let clock: any Clock<Duration>
+    private let frameInterval: Duration
+
+    /// A front end on the process's terminal.
+    ///
+    /// - Parameters:
+    ///   - terminal: The terminal.
+    ///   - clock: The clock of animations.
+    ///   - frameInterval: How long an animation frame lasts.
+    public init(
+        terminal: Terminal = Terminal(), clock: any Clock<Duration> = ContinuousClock(),
+        frameInterval: Duration = .milliseconds(120)
+    ) {
+        self.terminal = terminal
+        self.clock = clock
+        self.frameInterval = frameInterval
+    }
+
+    /// Whether this terminal shows images inline.
+    public var imageProtocol: InlineImageProtocol? { terminal.imageProtocol }
+
+    /// Runs the front end until `host`'s run ends (its state becomes
+    /// terminal, it is cancelled or it fails); the terminal is restored
+    /// after, whatever happens.
+    ///
+    /// Draws `screen` of the host's state whenever what it shows changes:
+    /// the state, the terminal's size, or the frame of an animation, which
+    /// ticks while `isAnimating` says so. Each key goes to the binding the
+    /// screen shown offers for it; the next key is read once that binding
+    /// has returned. Ctrl-Z suspends the program and redraws it when it is
+    /// continued.
+    ///
+    /// - Throws: ``TerminalError`` when the terminal cannot show a full
+    ///   screen.
+    public func run<T: BaseTransducer>(
+        _ host: ObservableTransducer<T>,
+        isAnimating: @escaping (T.State) -> Bool = { _ in false },
+        screen: @escaping (T.State, ScreenContext) -> Screen
+    ) async throws(TerminalError) where T.State: Equatable {
+        try terminal.start()
+        defer { terminal.stop() }
+        let (inputs, continuation) = AsyncStream<TerminalInput>.makeStream()
+        let sources = TerminalSources(terminal: terminal, inputs: continuation)
+        defer { sources.cancel() }
+
+        var frame = 0
+        var animation: Task<Void, Never>?
+        defer { animation?.cancel() }
+        var shown: (state: T.State, context: ScreenContext)?
+        var current = Screen(canvas: Canvas(width: 1, height: 1), bindings: [])
+        var forceRedraw = true
+
+        /// Draws the screen if what it shows has changed, and asks to be told
+        /// of the next change of the host.
+        func redraw() {
+            let animating = isAnimating(host.state)
+            if animating, animation == nil {
+                animation = Task { [clock, frameInterval] in
+                    while true {
+                        do {
+                            try await clock.sleep(for: frameInterval)
+                        } catch {
+                            return
+                        }
+                        continuation.yield(.tick)
+                    }
+                }
+            } else if !animating {
+                animation?.cancel()
+                animation = nil
+                frame = 0
+            }
+            let (width, height) = terminal.size
+            let context = ScreenContext(
+                width: width, height: height, frame: frame, imageProtocol: terminal.imageProtocol)
+            let state = withObservationTracking {
+                _ = host.isRunning
+                return host.state
+            } onChange: {
+                continuation.yield(.changed)
+            }
+            if forceRedraw || shown.map({ $0.state != state || $0.context != context }) ?? true {
+                current = screen(state, context)
+                terminal.draw(current.canvas)
+                shown = (state, context)
+                forceRedraw = false
+            }
+        }
+
+        redraw()
+        for await input in inputs {
+            switch input {
+            case .key(.suspend):
+                terminal.suspend()
+                forceRedraw = true
+            case .key(let key):
+                // One key at a time: the binding returns once its intent
+                // has been processed; keys typed meanwhile wait their turn.
+                await current.binding(for: key)?.action()
+            case .resized:
+                terminal.resize()
+                forceRedraw = true
+            case .continued:
+                terminal.invalidate()
+                forceRedraw = true
+            case .tick:
+                frame += 1
+            case .changed:
+                break
+            }
+            guard host.isRunning else { break }
+            redraw()
+        }
+    }
+}
+
+/// Where the front end's inputs come from: the terminal's input becoming
+/// readable (its keys are read then, on the main actor), `SIGWINCH` and
+/// `SIGCONT`. Dispatch sources on the main queue, so nothing polls.
+@MainActor
+final class TerminalSources {
+    private var sources: [any DispatchSourceProtocol] = []
+
+    init(terminal: Terminal, inputs: AsyncStream<TerminalInput>.Continuation) {
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler { [weak terminal] in
+            MainActor.assumeIsolated {
+                // Every key waiting, in order.
+                while let key = terminal?.readKey() {
+                    inputs.yield(key == .resize ? .resized : .key(key))
+                }
+            }
+        }
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        resize.setEventHandler { inputs.yield(.resized) }
+        let resume = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .main)
+        resume.setEventHandler { inputs.yield(.continued) }
+        sources = [input, resize, resume]
+        for source in sources { source.resume() }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+        sources = []
+    }
+}

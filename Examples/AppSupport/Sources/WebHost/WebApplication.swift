@@ -1,0 +1,178 @@
+// What the generic web host needs to know about an app: the root transducer
+// every browser session runs, the environment of its runs, how its states
+// render, which intents its forms post and which files its pages show. An
+// app's web front end is a value of this protocol, built from its scenes'
+// web views: no feature logic lives here or in the host.
+
+import Foundation
+import Oak
+import WebUI
+
+/// An app served to browsers by a ``WebHost``: one run of ``Root`` per
+/// browser session.
+///
+/// ```swift
+/// struct CounterWeb: WebApplication {
+///     var environment: Void { () }
+///     func initialState() -> Counter.State { Counter.State() }
+///     func start(_ proxy: Counter.Proxy) async {}
+///     func content(of state: Counter.State, session: WebSessionContext<Counter>) -> HTML {
+///         "<p>\(state.count)</p>\(session.forms.button("+1", intent: "increment"))"
+///     }
+///     func perform(_ form: WebForm, in state: Counter.State, session: WebSessionContext<Counter>) -> IntentResult? {
+///         form.intent == "increment" ? session.intents(scope: { _ in true })(.increment)() : nil
+///     }
+/// }
+/// ```
+public protocol WebApplication: Sendable {
+    /// The transducer each browser session runs.
+    associatedtype Root: EffectTransducer where Root.State: Equatable & Sendable, Root.Env: Sendable
+
+    /// The app's name: the title of pages that are only messages.
+    var name: String { get }
+
+    /// The environment of every session's run: the features' ports, shared
+    /// by all sessions.
+    var environment: Root.Env { get }
+
+    /// The state a new session starts in.
+    func initialState() -> Root.State
+
+    /// Sends the events a new session's run starts with.
+    func start(_ proxy: Root.Proxy) async
+
+    /// Whether `state` is worth showing as a session's first page: the app
+    /// has left the states in which it is still loading what the page
+    /// shows. The first response waits for such a state, for at most
+    /// ``SessionLimits/firstPaint``. By default every state is.
+    func isSettled(_ state: Root.State) -> Bool
+
+    /// The title of the page that shows `state`. By default ``name``.
+    func title(of state: Root.State) -> String
+
+    /// The content of the page for `state`: its forms carry `session`'s
+    /// token and name intents that ``perform(_:in:session:)`` knows.
+    func content(of state: Root.State, session: WebSessionContext<Root>) -> HTML
+
+    /// Invokes the intent a form posted, for the model of `state` (the
+    /// session's current state); `nil` when the state offers no such intent.
+    func perform(_ form: WebForm, in state: Root.State, session: WebSessionContext<Root>) -> IntentResult?
+
+    /// A file the page of `state` refers to (an image), by its path; `nil`
+    /// when there is none. By default there is none.
+    func resource(at path: String, in state: Root.State) -> WebResource?
+
+    /// The app's style sheet, served after the host's base style. By
+    /// default empty.
+    var style: String { get }
+}
+
+extension WebApplication {
+    /// Every state is settled.
+    public func isSettled(_ state: Root.State) -> Bool { true }
+    /// The app's name.
+    public func title(of state: Root.State) -> String { name }
+    /// No file.
+    public func resource(at path: String, in state: Root.State) -> WebResource? { nil }
+    /// No style of the app's own.
+    public var style: String { "" }
+    /// "Oak".
+    public var name: String { "Oak" }
+}
+
+/// What an app's views need of the browser session that shows them: the
+/// forms with the session's token, and the intents of its run.
+///
+/// Made and used on the session's isolation, while a page is rendered or a
+/// form is performed.
+public struct WebSessionContext<Root: BaseTransducer> {
+    /// The forms of the session's pages (they carry its token).
+    public let forms: WebContext
+    /// The session's run's event channel.
+    public let proxy: Root.Proxy
+    /// Reads the session's current state (for intents that check their
+    /// scope).
+    public let current: () -> Root.State
+
+    /// A context for a session's pages.
+    public init(forms: WebContext, proxy: Root.Proxy, current: @escaping () -> Root.State) {
+        self.forms = forms
+        self.proxy = proxy
+        self.current = current
+    }
+
+    /// The intents of a model of the current state whose scope is
+    /// `scope(state)`: refused once the state has left it.
+    public func intents<Scope: Hashable>(scope: @escaping (Root.State) -> Scope) -> Intents<Root, Scope> {
+        Intents(for: current(), proxy: proxy, scope: scope, current: current)
+    }
+}
+
+/// The fields a form posted (`application/x-www-form-urlencoded`).
+public struct WebForm: Sendable, Hashable {
+    /// The fields, by name; the first value of a repeated name.
+    public var fields: [String: String]
+
+    /// A form with these fields.
+    public init(fields: [String: String]) {
+        self.fields = fields
+    }
+
+    /// The intent's name (the `intent` field), or the empty string.
+    public var intent: String { fields["intent"] ?? "" }
+
+    /// The field `name` as a positive whole number of at most 9 digits, or
+    /// `nil`.
+    public func number(_ name: String = "number") -> Int? {
+        fields[name].flatMap { WebForm.positiveNumber(Substring($0)) }
+    }
+
+    /// The fields of a form body; a field's first value wins, names and
+    /// values are percent-decoded (`+` is a space).
+    public static func decode(_ body: String) -> WebForm {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decodeComponent(parts[0]) else { continue }
+            let value = parts.count > 1 ? decodeComponent(parts[1]) : ""
+            if fields[name] == nil, let value { fields[name] = value }
+        }
+        return WebForm(fields: fields)
+    }
+
+    private static func decodeComponent(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    /// A positive decimal number of at most 9 digits.
+    public static func positiveNumber(_ text: Substring) -> Int? {
+        guard (1...9).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let number = Int(text), number > 0
+        else { return nil }
+        return number
+    }
+}
+
+/// A file a page shows: its bytes and media type.
+public struct WebResource: Sendable, Hashable {
+    /// The bytes.
+    public var data: Data
+    /// The media type, such as `image/png`.
+    public var contentType: String
+
+    /// A file; its media type is guessed from its first bytes when not
+    /// given (PNG, JPEG, GIF, else `application/octet-stream`).
+    public init(data: Data, contentType: String? = nil) {
+        self.data = data
+        self.contentType = contentType ?? WebResource.mediaType(of: data)
+    }
+
+    /// The media type of an image, from its first bytes.
+    public static func mediaType(of data: Data) -> String {
+        let bytes = Array(data.prefix(4))
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        return "application/octet-stream"
+    }
+}

@@ -1,0 +1,122 @@
+// A generic web host: a Hummingbird 2 server that runs one instance of an
+// app's root transducer per browser session, renders its states with the
+// app's views and turns form posts into their intents. States are pushed to
+// open pages with Server-Sent Events; every page works without JavaScript.
+
+import Foundation
+import Hummingbird
+import Logging
+import ServerSupport
+import WebUI
+
+/// An app, served to browsers: one run of its root transducer per session.
+///
+/// ```swift
+/// let host = try await WebHost.start(app: CounterWeb(), port: 8080)
+/// print(host.baseURL)  // http://127.0.0.1:8080
+/// try await host.wait()
+/// ```
+///
+/// Routes:
+/// - `GET /`: the page of the browser's session. A new browser gets a
+///   session (an `HttpOnly`, `SameSite=Strict` cookie) and a first page
+///   that shows the app settled (``WebApplication/isSettled(_:)``, at most
+///   ``SessionLimits/firstPaint``), or 503 with `Retry-After` when as many
+///   sessions live as the limits allow;
+/// - `POST /intent`: an intent of the page, a form (`token`, `intent` and
+///   the app's fields): 415 unless form-encoded, 413 beyond
+///   ``SessionLimits/maxBodySize``, 408 when its body is slower than
+///   ``ConnectionLimits/bodyTimeout``, 403 without the session's token. A
+///   plain form post is answered with a redirect to `/`; a post from the
+///   page's script (`X-Oak-Intent: fetch`) with 204, or 409 when the page
+///   was out of date;
+/// - `GET /events`: the session's states, as Server-Sent Events (`page`),
+///   with a comment at every sweep, so that a page whose connection is gone
+///   is noticed; an open page keeps its session alive;
+/// - `GET /app.js`, `GET /style.css`: the page's script and style;
+/// - any other `GET`: a file of the current state (``WebApplication/resource(at:in:)``), or 404.
+///
+/// Every response carries a Content-Security-Policy without inline
+/// scripts, `nosniff` and `no-referrer`. Connections are capped and slow or
+/// idle clients closed (``ConnectionLimits``).
+public final class WebHost<App: WebApplication>: Sendable {
+    /// The server's root address, such as `http://127.0.0.1:8080`.
+    public var baseURL: String { server.baseURL }
+    /// The port the server listens on.
+    public var port: Int { server.port }
+
+    let store: SessionStore<App>
+    private let server: HTTPServer
+    private let sweepTask: Task<Void, Never>
+
+    private init(server: HTTPServer, store: SessionStore<App>, sweepTask: Task<Void, Never>) {
+        self.server = server
+        self.store = store
+        self.sweepTask = sweepTask
+    }
+
+    /// Starts a server and returns once it is listening.
+    ///
+    /// - Parameters:
+    ///   - app: The app each session runs.
+    ///   - host: The address to bind to; loopback by default.
+    ///   - port: The port; 0 lets the system choose a free one (see
+    ///     ``port``).
+    ///   - limits: How many sessions may live, and for how long.
+    ///   - connections: How many connections, and how long a client may take.
+    ///   - clock: The clock idle time and the first page's wait are
+    ///     measured on.
+    ///   - sweeps: Whether the host sweeps idle sessions by itself every
+    ///     quarter of the idle timeout (tests call ``sweep()`` instead).
+    ///   - logger: Where the server logs.
+    /// - Throws: What prevented the server from listening, such as a port
+    ///   in use.
+    public static func start(
+        app: App, host: String = "127.0.0.1", port: Int = 0, limits: SessionLimits = SessionLimits(),
+        connections: ConnectionLimits = ConnectionLimits(), clock: any Clock<Duration> = ContinuousClock(),
+        sweeps: Bool = true, logger: Logger = Logger(label: "oak.web")
+    ) async throws -> WebHost {
+        let store = SessionStore(app: app, limits: limits, clock: clock, logger: logger)
+        let responder = WebResponder(
+            store: store, limits: limits, bodyTimeout: connections.bodyTimeout, style: app.style, logger: logger)
+        let server = try await HTTPServer.start(
+            responder: responder, host: host, port: port, limits: connections, logger: logger)
+        let sweepTask = Task {
+            if sweeps { await store.sweepPeriodically() }
+        }
+        return WebHost(server: server, store: store, sweepTask: sweepTask)
+    }
+
+    /// Waits until the server stops (it is cancelled, or fails).
+    public func wait() async throws {
+        try await server.wait()
+    }
+
+    /// Stops the server: ends every session (their runs are cancelled and
+    /// awaited, their pages' streams end), then stops listening. In that
+    /// order: the server's shutdown waits for the responses in flight, and
+    /// an open page lasts as long as its session.
+    public func stop() async {
+        sweepTask.cancel()
+        await sweepTask.value
+        await store.close()
+        await server.stop()
+    }
+
+    /// How many sessions live.
+    public var sessionCount: Int {
+        get async { await store.count }
+    }
+
+    /// One sweep now: sessions with an open page are kept (their pages are
+    /// pinged), the others end when idle for longer than the limits allow.
+    /// The host sweeps by itself every quarter of the idle timeout.
+    @discardableResult
+    public func sweep() async -> SweepReport {
+        await store.sweep()
+    }
+
+    deinit {
+        sweepTask.cancel()
+    }
+}

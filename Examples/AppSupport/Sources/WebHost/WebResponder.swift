@@ -1,0 +1,252 @@
+// Turns requests into reads of a session's state and into its intents, and
+// states into responses. No feature logic: which intents exist and what
+// they do is the app's (its views and transducers).
+
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ServerSupport
+import WebUI
+
+/// A request's context: Hummingbird's, plus the request's connection (to
+/// close a slow client's input, and to notice a closed page).
+struct WebRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
+/// The routes of a ``WebHost``.
+struct WebResponder<App: WebApplication>: HTTPResponder {
+    typealias Context = WebRequestContext
+
+    let store: SessionStore<App>
+    let limits: SessionLimits
+    let bodyTimeout: Duration
+    let style: String
+    let logger: Logger
+
+    /// The session cookie's name.
+    static var cookieName: String { "oak_session" }
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        var response: Response
+        do {
+            response = try await route(request, context: context)
+        } catch {
+            logger.error("A request failed.", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            response = Self.page(
+                .internalServerError, title: "Something went wrong",
+                text: "The server could not answer. Reload the page.")
+        }
+        response.headers[.contentSecurityPolicy] = WebPage.contentSecurityPolicy
+        response.headers[.xContentTypeOptions] = "nosniff"
+        if let referrerPolicy = HTTPField.Name("Referrer-Policy") {  // no `Referer` leaves the page
+            response.headers[referrerPolicy] = "no-referrer"
+        }
+        if request.method == .head {
+            return response.createHeadResponse()
+        }
+        return response
+    }
+
+    private func route(_ request: Request, context: Context) async throws -> Response {
+        let path = request.uri.path
+        let method = request.method
+        let readOnly = method == .get || method == .head
+        switch path {
+        case "/":
+            guard readOnly else { return Self.notAllowed("GET, HEAD") }
+            return await index(request)
+        case WebPage.intentPath:
+            guard method == .post else { return Self.notAllowed("POST") }
+            return await intent(request, context: context)
+        case WebPage.eventsPath:
+            guard method == .get else { return Self.notAllowed("GET") }
+            return await events(request, context: context)
+        case WebPage.scriptPath:
+            guard readOnly else { return Self.notAllowed("GET, HEAD") }
+            return Self.text(WebPage.script, type: "text/javascript; charset=utf-8")
+        case WebPage.stylePath:
+            guard readOnly else { return Self.notAllowed("GET, HEAD") }
+            return Self.text(WebPage.style + style, type: "text/css; charset=utf-8")
+        default:
+            guard readOnly else { return Self.notAllowed("GET, HEAD") }
+            guard let session = await store.session(id: Self.sessionID(of: request)),
+                let resource = await session.resource(at: path)
+            else {
+                return Self.page(.notFound, title: "Not found", text: "There is nothing at this address.")
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: resource.contentType, .cacheControl: "private, max-age=3600"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: resource.data)))
+        }
+    }
+
+    // MARK: - Routes
+
+    private func index(_ request: Request) async -> Response {
+        if let session = await store.session(id: Self.sessionID(of: request)) {
+            return Self.html(await session.page())
+        }
+        do {
+            let session = try await store.makeSession()
+            var response = Self.html(await session.settledPage(within: limits.firstPaint, clock: store.clock))
+            response.headers[.setCookie] =
+                "\(Self.cookieName)=\(session.id); Path=/; HttpOnly; SameSite=Strict"
+            response.headers[.cacheControl] = "no-store"
+            return response
+        } catch {
+            var response = Self.page(
+                .serviceUnavailable, title: "Too many visitors",
+                text: "The server is serving as many visitors as it can. Try again in a few minutes.")
+            response.headers[.retryAfter] = "60"
+            return response
+        }
+    }
+
+    private func intent(_ request: Request, context: Context) async -> Response {
+        guard let session = await store.session(id: Self.sessionID(of: request)) else {
+            return Self.page(.forbidden, title: "Session ended", text: "Your session has ended. Reload the page.")
+        }
+        guard Self.isFormEncoded(request) else {
+            return Self.page(
+                .unsupportedMediaType, title: "Not a form",
+                text: "Intents are sent as forms (application/x-www-form-urlencoded).")
+        }
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await collectBody(
+                of: &request, upTo: limits.maxBodySize, within: bodyTimeout, channel: context.channel)
+        } catch .tooLarge {
+            return Self.page(.contentTooLarge, title: "Too large", text: "That request was too large.")
+        } catch {
+            var response = Self.page(.requestTimeout, title: "Too slow", text: "That request took too long.")
+            response.headers[.connection] = "close"
+            return response
+        }
+        let form = WebForm.decode(String(buffer: body))
+        guard let token = form.fields["token"], Self.constantTimeEqual(token, session.token) else {
+            logger.notice("An intent without the session's token was refused.")
+            return Self.page(.forbidden, title: "Refused", text: "That request did not come from this page.")
+        }
+        let result = await session.perform(form)
+        if Self.isFromScript(request) {
+            return Response(status: result == .sent ? .noContent : .conflict)
+        }
+        return Response(status: .seeOther, headers: [.location: "/"])
+    }
+
+    private func events(_ request: Request, context: Context) async -> Response {
+        guard let session = await store.session(id: Self.sessionID(of: request)) else {
+            return Self.page(.forbidden, title: "Session ended", text: "Your session has ended. Reload the page.")
+        }
+        let (page, signals) = await session.openPage()
+        // The page closes when its stream ends: the connection failed a
+        // write, the session ended, or the stream's iterator went away.
+        // A connection that closes (the client reset it, or a ping found it
+        // gone) ends the page at once.
+        context.channel.closeFuture.whenComplete { [weak session] _ in
+            Task { await session?.closePage(page) }
+        }
+        // The stream holds its session weakly: an open page must not keep an
+        // ended session (and its memory) alive.
+        let body = ResponseBody { [weak session] writer in
+            guard let first = session else { return try await writer.finish(nil) }
+            var version = await first.version
+            try await writer.write(ByteBuffer(string: Self.event(await first.content(), id: version)))
+            for await signal in signals {
+                guard let session else { break }
+                switch signal {
+                case .changed(let next):
+                    guard next != version else { continue }
+                    version = next
+                    try await writer.write(ByteBuffer(string: Self.event(await session.content(), id: version)))
+                case .ping:
+                    try await writer.write(ByteBuffer(string: ": ping\n\n"))
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"],
+            body: body)
+    }
+
+    // MARK: - Helpers
+
+    /// Whether the page's script posted the intent (`X-Oak-Intent: fetch`),
+    /// rather than a plain form.
+    static func isFromScript(_ request: Request) -> Bool {
+        request.headers.contains { $0.name.canonicalName == "x-oak-intent" && $0.value == "fetch" }
+    }
+
+    /// Whether the request's body is a URL-encoded form (what pages post).
+    static func isFormEncoded(_ request: Request) -> Bool {
+        guard let type = request.headers[.contentType] else { return false }
+        let mediaType = type.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces)
+        return mediaType?.lowercased() == "application/x-www-form-urlencoded"
+    }
+
+    /// One Server-Sent Event named `page` whose data is `content`.
+    static func event(_ content: HTML, id: Int) -> String {
+        let data = content.rendered.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { "data: " + $0.replacingOccurrences(of: "\r", with: "") }
+            .joined(separator: "\n")
+        return "id: \(id)\nevent: page\n\(data)\n\n"
+    }
+
+    /// The session id the request's cookie names, if any.
+    static func sessionID(of request: Request) -> String? {
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName {
+                    return String(parts[1]).trimmingCharacters(in: .whitespaces)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Compares without stopping at the first difference.
+    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices {
+            difference |= a[index] ^ b[index]
+        }
+        return difference == 0
+    }
+
+    static func html(_ html: HTML, status: HTTPResponse.Status = .ok) -> Response {
+        text(html.rendered, type: "text/html; charset=utf-8", status: status)
+    }
+
+    static func page(_ status: HTTPResponse.Status, title: String, text: String) -> Response {
+        html(WebPage.message(title: title, text: text), status: status)
+    }
+
+    static func text(_ text: String, type: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: type],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func notAllowed(_ allow: String) -> Response {
+        var response = page(.methodNotAllowed, title: "Not allowed", text: "This address does not take that method.")
+        response.headers[.allow] = allow
+        return response
+    }
+}

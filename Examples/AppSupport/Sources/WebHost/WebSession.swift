@@ -1,0 +1,234 @@
+// One browser session: an actor that hosts a run of the app's root
+// transducer (Oak's `TransducerHost`: the state lives in the actor's
+// storage, the run reads and writes it on the actor), renders its states
+// with the app's views, performs the intents its forms post, and tells the
+// session's open pages when the state changes. Every change of state comes
+// from the transducers; the session only reads the state and invokes
+// intents of models derived from it.
+
+import Foundation
+import Oak
+import WebUI
+
+/// What an open page of a session is sent.
+enum PageSignal: Sendable {
+    /// The state changed: push the content of this version.
+    case changed(version: Int)
+    /// Nothing changed: write a comment, so that a closed page is noticed.
+    case ping
+}
+
+/// The state of a session's run, kept in the session actor. Every write
+/// (after each update) tells the session, which tells its pages.
+final class SessionStorage<State>: Storage {
+    var value: State {
+        didSet { didChange?() }
+    }
+    /// Called after every write, on the session's isolation.
+    var didChange: (() -> Void)?
+
+    init(_ value: State) {
+        self.value = value
+    }
+}
+
+/// The app, hosted for one browser session.
+actor WebSession<App: WebApplication>: TransducerHost {
+    typealias Hosted = App.Root
+
+    /// The session's id: the value of its cookie. Unguessable (see
+    /// ``SessionStore/randomToken()``).
+    nonisolated let id: String
+    /// The token every intent of this session carries.
+    nonisolated let token: String
+    /// The run's event channel.
+    nonisolated let proxy: App.Root.Proxy
+    /// The state of the run.
+    let storage: SessionStorage<App.Root.State>
+
+    private let app: App
+    /// Counts the states the run wrote: the id of each pushed page.
+    private(set) var version = 0
+    /// Who listens for changes: open pages (counted) and the first page
+    /// waiting for a settled state (not counted).
+    private var listeners: [UUID: (continuation: AsyncStream<PageSignal>.Continuation, isPage: Bool)] = [:]
+    /// How many pages of this session are open (their event streams).
+    private(set) var openPages = 0
+    /// Waiters for a number of open pages (tests, and the store's sweep).
+    private var pageWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// The run, once started.
+    private var run: Task<Void, Never>?
+    /// Whether the run has ended.
+    private(set) var hasEnded = false
+
+    init(app: App, id: String, token: String) {
+        self.app = app
+        self.id = id
+        self.token = token
+        self.proxy = App.Root.Proxy()
+        self.storage = SessionStorage(app.initialState())
+    }
+
+    /// Starts the run with the app's environment and its first events.
+    func start() async {
+        guard run == nil else { return }
+        storage.didChange = { [unowned self] in self.stateDidChange() }
+        let env = app.environment
+        run = Task {
+            do {
+                try await self.run(env: env)
+            } catch {
+                // Cancelled when the session expires or the server stops;
+                // anything else ends the session the same way: its page
+                // reloads into a new one.
+            }
+            self.end()
+        }
+        await app.start(proxy)
+    }
+
+    /// Ends the run (every operation of every feature included) and waits
+    /// until it has ended.
+    func stop() async {
+        proxy.cancel()
+        await run?.value
+        end()
+    }
+
+    /// What the forms and intents of this session's pages need.
+    private var context: WebSessionContext<App.Root> {
+        let storage = self.storage
+        return WebSessionContext(forms: WebContext(token: token), proxy: proxy) { storage.value }
+    }
+
+    // MARK: Rendering
+    //
+    // Out of line: inlined into a caller's async frame, such as an event
+    // stream's, each copy of the state would stay in it as long as the
+    // stream is open.
+
+    /// The whole page of the current state.
+    @inline(never)
+    func page() -> HTML {
+        let state = storage.value
+        return WebPage.document(title: app.title(of: state), content: app.content(of: state, session: context))
+    }
+
+    /// The whole page, once the app has settled or `timeout` has passed on
+    /// `clock`, whichever comes first: a new session's first response.
+    func settledPage(within timeout: Duration, clock: any Clock<Duration>) async -> HTML {
+        if !app.isSettled(storage.value), !hasEnded, timeout > .zero {
+            let changes = listen(isPage: false)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in changes.stream {
+                        if await self.isSettled { return }
+                    }
+                }
+                group.addTask {
+                    try? await clock.sleep(for: timeout)
+                }
+                await group.next()
+                group.cancelAll()
+            }
+            removeListener(changes.id)
+        }
+        return page()
+    }
+
+    /// Whether the current state is settled (or the run has ended: nothing
+    /// will settle any more).
+    var isSettled: Bool { hasEnded || app.isSettled(storage.value) }
+
+    /// The content of the current state, for a page that is open.
+    @inline(never)
+    func content() -> HTML {
+        app.content(of: storage.value, session: context)
+    }
+
+    /// A file the current state's page shows, if any.
+    @inline(never)
+    func resource(at path: String) -> WebResource? {
+        app.resource(at: path, in: storage.value)
+    }
+
+    /// Invokes the intent `form` names, of the model of the current state;
+    /// `nil` when the state offers no such intent.
+    @inline(never)
+    func perform(_ form: WebForm) -> IntentResult? {
+        app.perform(form, in: storage.value, session: context)
+    }
+
+    // MARK: Open pages
+
+    /// A stream of what an open page is to be sent, from now until the
+    /// session ends or ``closePage(_:)``; counts as an open page.
+    func openPage() -> (id: UUID, stream: AsyncStream<PageSignal>) {
+        let listener = listen(isPage: true)
+        if !hasEnded { setOpenPages(openPages + 1) }
+        return listener
+    }
+
+    /// The page `id` has closed (its connection ended).
+    func closePage(_ id: UUID) {
+        guard let listener = listeners.removeValue(forKey: id) else { return }
+        listener.continuation.finish()
+        if listener.isPage { setOpenPages(openPages - 1) }
+    }
+
+    /// Sends every open page a comment: a page whose connection has gone
+    /// fails to take it, which closes it.
+    func pingPages() {
+        for listener in listeners.values where listener.isPage {
+            listener.continuation.yield(.ping)
+        }
+    }
+
+    /// Returns once exactly `count` pages are open.
+    func waitForOpenPages(_ count: Int) async {
+        if openPages == count { return }
+        await withCheckedContinuation { pageWaiters.append((count, $0)) }
+    }
+
+    private func setOpenPages(_ count: Int) {
+        openPages = count
+        let ready = pageWaiters.filter { $0.count == count }
+        pageWaiters.removeAll { $0.count == count }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    private func listen(isPage: Bool) -> (id: UUID, stream: AsyncStream<PageSignal>) {
+        let (stream, continuation) = AsyncStream<PageSignal>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        if hasEnded {
+            continuation.finish()
+            return (id, stream)
+        }
+        listeners[id] = (continuation, isPage)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.closePage(id) }
+        }
+        return (id, stream)
+    }
+
+    private func removeListener(_ id: UUID) {
+        listeners.removeValue(forKey: id)?.continuation.finish()
+    }
+
+    private func stateDidChange() {
+        version += 1
+        for listener in listeners.values {
+            listener.continuation.yield(.changed(version: version))
+        }
+    }
+
+    private func end() {
+        guard !hasEnded else { return }
+        hasEnded = true
+        for listener in listeners.values {
+            listener.continuation.finish()
+        }
+        listeners.removeAll()
+        setOpenPages(0)
+    }
+}

@@ -1,0 +1,266 @@
+// A minimal W3C WebDriver client for the browser test: chromedriver runs
+// headless Chromium (Debian's `chromium` and `chromium-driver`), and this
+// client sends it the commands a person's clicks would be.
+
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// chromedriver, started on a free port, with one browser session.
+public final class WebDriver: @unchecked Sendable {
+    // Safety: the test drives it from one task.
+    private let process: Process
+    private let port: Int
+    private var sessionID = ""
+
+    /// Where chromedriver and Chromium are, if installed.
+    public static var executables: (driver: String, browser: String)? {
+        let driver = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        let browser = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"]
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let driver, let browser else { return nil }
+        return (driver, browser)
+    }
+
+    private init(process: Process, port: Int) {
+        self.process = process
+        self.port = port
+    }
+
+    /// Starts chromedriver and a headless browser session.
+    public static func start(width: Int = 1000, height: Int = 1200) async throws -> WebDriver {
+        guard let (driverPath, browserPath) = executables else { throw WebDriverError.notInstalled }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: driverPath)
+        // Port 0: chromedriver takes a free port and says which
+        // ("… started successfully on port N."), once it is ready.
+        process.arguments = ["--port=0", "--allowed-ips=127.0.0.1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let (lines, continuation) = AsyncStream<String>.makeStream()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                continuation.finish()
+            } else {
+                continuation.yield(String(decoding: data, as: UTF8.self))
+            }
+        }
+        try process.run()
+        var said = ""
+        var port: Int?
+        for await chunk in lines {
+            said += chunk
+            if let range = said.range(of: "started successfully on port ") {
+                let digits = said[range.upperBound...].prefix { $0.isNumber }
+                port = Int(digits)
+                if port != nil, said[range.upperBound...].dropFirst(digits.count).hasPrefix(".") { break }
+            }
+        }
+        // From now on its output is read and dropped, so that it never blocks.
+        output.fileHandleForReading.readabilityHandler = { handle in
+            if handle.availableData.isEmpty { handle.readabilityHandler = nil }
+        }
+        guard let port else {
+            process.terminate()
+            throw WebDriverError.driverDidNotStart(said)
+        }
+        let driver = WebDriver(process: process, port: port)
+        let capabilities: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "goog:chromeOptions": [
+                        "binary": browserPath,
+                        "args": [
+                            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--window-size=\(width),\(height)",
+                            "--user-data-dir=/tmp/oak-chromium-\(UUID().uuidString)",
+                        ],
+                    ],
+                ]
+            ]
+        ]
+        do {
+            let response = try await driver.command("POST", "/session", capabilities)
+            guard let value = response["value"] as? [String: Any], let id = value["sessionId"] as? String else {
+                throw WebDriverError.unexpected("\(response)")
+            }
+            driver.sessionID = id
+            _ = try await driver.command("POST", "/session/\(id)/timeouts", ["script": 30_000, "implicit": 20_000])
+            return driver
+        } catch {
+            process.terminate()
+            throw error
+        }
+    }
+
+    /// Ends the browser session and chromedriver.
+    public func quit() async {
+        _ = try? await command("DELETE", "/session/\(sessionID)")
+        // Not `waitUntilExit()`: on Linux it can wait forever for a process
+        // whose output is read by a readability handler.
+        process.terminate()
+    }
+
+    /// Loads `url` in the browser.
+    public func open(_ url: String) async throws {
+        _ = try await command("POST", "/session/\(sessionID)/url", ["url": url])
+    }
+
+    /// The text of the element matching `css`, once there is one (read in
+    /// one script in the page, like ``click(_:)``).
+    public func text(_ css: String) async throws -> String {
+        let selector = String(decoding: try JSONEncoder().encode(css), as: UTF8.self)
+        try await waitUntil("document.querySelector(\(selector)) !== null")
+        let text = try await run("return document.querySelector(args[0])?.innerText ?? null;", [css])
+        guard let text = text as? String else { throw WebDriverError.unexpected("no text at \(css)") }
+        return text
+    }
+
+    /// Clicks the element matching `css`, once there is one. Found and
+    /// clicked in one script in the page: the server replaces the page's
+    /// content with every state it pushes, so an element reference fetched
+    /// by one command can be stale by the next.
+    public func click(_ css: String) async throws {
+        let selector = String(decoding: try JSONEncoder().encode(css), as: UTF8.self)
+        try await waitUntil("document.querySelector(\(selector)) !== null")
+        let clicked = try await run(
+            "const element = document.querySelector(args[0]); if (!element) { return false; } element.click(); return true;",
+            [css])
+        guard clicked as? Bool == true else { throw WebDriverError.unexpected("nothing to click at \(css)") }
+    }
+
+    /// Runs `script` (an async function body; `arguments` are passed) in
+    /// the page and returns what its promise resolves to.
+    public func run(_ script: String, _ arguments: [Any] = []) async throws -> Any? {
+        let wrapped =
+            "const done = arguments[arguments.length - 1];"
+            + "(async (...args) => { \(script) })(...Array.from(arguments).slice(0, -1))"
+            + ".then(done, (error) => done({ error: String(error) }));"
+        let response = try await command(
+            "POST", "/session/\(sessionID)/execute/async", ["script": wrapped, "args": arguments])
+        return response["value"]
+    }
+
+    /// Waits, in the page, until `condition` (a JavaScript expression) is
+    /// true: checked on every change of the DOM, without polling.
+    public func waitUntil(_ condition: String) async throws {
+        let result = try await run(
+            """
+            const ok = () => { try { return Boolean(\(condition)); } catch (e) { return false; } };
+            if (ok()) { return true; }
+            await new Promise((resolve) => {
+              const observer = new MutationObserver(() => { if (ok()) { observer.disconnect(); resolve(); } });
+              observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+            });
+            return true;
+            """)
+        guard result as? Bool == true else {
+            throw WebDriverError.unexpected("waiting for \(condition): \(String(describing: result))")
+        }
+    }
+
+    /// A PNG of the viewport.
+    public func screenshot() async throws -> Data {
+        let response = try await command("GET", "/session/\(sessionID)/screenshot")
+        guard let encoded = response["value"] as? String, let data = Data(base64Encoded: encoded) else {
+            throw WebDriverError.unexpected("no screenshot")
+        }
+        return data
+    }
+
+    private func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
+        let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) }
+        let (status, data) = try await Self.request(method, port: port, path: path, body: payload)
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        guard status == 200 else {
+            throw WebDriverError.unexpected("\(method) \(path): \(String(decoding: data, as: UTF8.self))")
+        }
+        return object
+    }
+
+    /// One HTTP/1.1 request on a connection of its own, over a plain socket:
+    /// chromedriver writes headers without a space after the colon, which
+    /// URLSession on Linux refuses ("Failed writing header"). The blocking
+    /// calls run on a dispatch queue, not on the tasks' threads.
+    private static func request(_ method: String, port: Int, path: String, body: Data?) async throws -> (Int, Data) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try blockingRequest(method, port: port, path: path, body: body) })
+            }
+        }
+    }
+
+    private static func blockingRequest(_ method: String, port: Int, path: String, body: Data?) throws -> (Int, Data) {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw WebDriverError.unexpected("socket") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw WebDriverError.unexpected("connect to port \(port)") }
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        var message = Data(head.utf8)
+        if let body { message.append(body) }
+        try message.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = send(fd, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, 0)
+                guard written > 0 else { throw WebDriverError.unexpected("send") }
+                offset += written
+            }
+        }
+        // chromedriver answers "Connection:close" but keeps the connection
+        // open: read the headers, then exactly Content-Length bytes.
+        var response = Data()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var bodyStart: Int?
+        var length = 0
+        while bodyStart.map({ response.count - $0 < length }) ?? true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { break }
+            response.append(contentsOf: chunk[0..<count])
+            if bodyStart == nil, let split = response.range(of: Data("\r\n\r\n".utf8)) {
+                bodyStart = split.upperBound - response.startIndex
+                let head = String(decoding: response[..<split.lowerBound], as: UTF8.self)
+                for line in head.split(separator: "\r\n") {
+                    let parts = line.split(separator: ":", maxSplits: 1)
+                    if parts.count == 2, parts[0].lowercased() == "content-length" {
+                        length = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                    }
+                }
+            }
+        }
+        guard let bodyStart else { throw WebDriverError.unexpected("no response from chromedriver") }
+        let statusLine =
+            String(decoding: response.prefix(bodyStart), as: UTF8.self).split(separator: "\r\n").first ?? ""
+        let status = statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return (status, Data(response.dropFirst(bodyStart)))
+    }
+}
+
+/// Why the browser or its driver failed.
+public enum WebDriverError: Error {
+    case notInstalled
+    case driverDidNotStart(String)
+    case unexpected(String)
+}

@@ -1,0 +1,130 @@
+// The start and stop of every HTTP server of the repository, and the limits
+// that keep slow or idle clients from holding connections: against a real
+// server on loopback, with raw TCP clients that behave badly on purpose.
+
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOPosix
+import ServerSupport
+import Testing
+
+/// A server with two routes: `/` answers "ok"; `POST /body` reads its body
+/// within half a second.
+func startServer(limits: ConnectionLimits = ConnectionLimits(), port: Int = 0) async throws -> HTTPServer {
+    try await HTTPServer.start(responder: TestResponder(), port: port, limits: limits, logger: quietLogger)
+}
+
+let quietLogger: Logger = {
+    var logger = Logger(label: "oak.test.server")
+    logger.logLevel = .critical
+    return logger
+}()
+
+struct TestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
+struct TestResponder: HTTPResponder {
+    func respond(to request: Request, context: TestContext) async throws -> Response {
+        switch request.uri.path {
+        case "/body":
+            var request = request
+            do {
+                let body = try await collectBody(
+                    of: &request, upTo: 16, within: .milliseconds(500), channel: context.channel)
+                return Response(status: .ok, body: ResponseBody(byteBuffer: body))
+            } catch .tooLarge {
+                return Response(status: .contentTooLarge)
+            } catch {
+                return Response(status: .requestTimeout, headers: [.connection: "close"])
+            }
+        default:
+            return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "ok")))
+        }
+    }
+}
+
+@Suite("HTTP server: start, stop, limits", .timeLimit(.minutes(1)))
+struct HTTPServerTests {
+    @Test func startsOnAFreePortAnswersAndStops() async throws {
+        let server = try await startServer()
+        #expect(server.port > 0)
+        #expect(server.baseURL == "http://127.0.0.1:\(server.port)")
+        let answer = try await RawConnection.exchange(
+            port: server.port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+        #expect(answer.hasSuffix("ok"), "\(answer)")
+        await server.stop()
+        await #expect(throws: (any Error).self) { try await RawConnection.with(port: server.port) { _ in } }
+    }
+
+    @Test func aPortInUseIsReported() async throws {
+        let first = try await startServer()
+        await #expect(throws: (any Error).self) { _ = try await startServer(port: first.port) }
+        await first.stop()
+    }
+
+    @Test func cancellingTheStartLeavesNoServerRunning() async throws {
+        let start = Task { try await startServer() }
+        start.cancel()
+        if let server = try? await start.value {
+            // It had started before the cancellation: it stops as usual.
+            await server.stop()
+        }
+    }
+
+    @Test func aClientThatNeverFinishesItsHeadIsClosed() async throws {
+        let server = try await startServer(limits: ConnectionLimits(idleTimeout: .milliseconds(300)))
+        let answer = try await RawConnection.with(port: server.port) { connection in
+            try await connection.send("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            // The server closes the connection: no answer, then the end.
+            return try await connection.readUntilClosed()
+        }
+        #expect(answer.isEmpty, "\(answer)")
+        await server.stop()
+    }
+
+    @Test func aBodyThatTrickles408sAndClosesTheConnection() async throws {
+        let server = try await startServer()
+        let answer = try await RawConnection.with(port: server.port) { connection in
+            try await connection.send("POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
+            return try await connection.readUntilClosed()
+        }
+        #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+        await server.stop()
+    }
+
+    @Test func aBodyOverTheLimitIs413() async throws {
+        let server = try await startServer()
+        let body = String(repeating: "x", count: 64)
+        let answer = try await RawConnection.exchange(
+            port: server.port,
+            "POST /body HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 64\r\n\r\n\(body)")
+        #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
+        await server.stop()
+    }
+
+    @Test func connectionsBeyondTheCapWaitUntilOneCloses() async throws {
+        let server = try await startServer(limits: ConnectionLimits(maxConnections: 1))
+        let port = server.port
+        let waiting = try await RawConnection.with(port: port) { holder in
+            try await holder.send("GET / HTTP/1.1\r\nHost: x\r\n")  // its head never ends
+            // Answered only once the holder has closed (the end of this scope).
+            return Task {
+                try await RawConnection.exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            }
+        }
+        let answer = try await waiting.value
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+        await server.stop()
+    }
+}

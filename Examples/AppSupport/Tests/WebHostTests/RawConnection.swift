@@ -1,0 +1,1 @@
+../ServerSupportTests/RawConnection.swift

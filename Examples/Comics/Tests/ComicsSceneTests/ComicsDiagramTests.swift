@@ -1,0 +1,68 @@
+// The Comics feature's state diagram that `comics graph` prints is explored
+// here from the transducer (OakTesting's StateGraph runs its effects against
+// the mock port) and compared with the copy the feature ships: the program
+// prints the copy, so it links no test library, and this test fails when
+// the copy is out of date. `OAK_UPDATE_DIAGRAMS=1 swift test --filter
+// ComicsDiagramTests` rewrites it.
+
+import ComicsScene
+import Foundation
+import OakTesting
+import Testing
+
+@Suite("The Comics feature's diagram")
+struct ComicsDiagramTests {
+    /// The graph of the feature from its initial state.
+    static func explore() async -> StateGraph<Comics, String> {
+        await StateGraph.explore(
+            Comics.self, from: Comics.State(),
+            events: [.start, .next, .previous, .latest, .random, .goTo(4), .cancel, .retry, .toggleFavourite],
+            env: { .mock }, node: { $0.phase.name }, eventName: { $0.name }, maxStates: 50, maxDepth: 6)
+    }
+
+    @Test func theShippedDiagramIsTheTransducers() async throws {
+        let graph = await Self.explore()
+        let mermaid = graph.mermaid()
+        let dot = graph.dot()
+        if ProcessInfo.processInfo.environment["OAK_UPDATE_DIAGRAMS"] == "1" {
+            try Self.source(mermaid: mermaid, dot: dot).write(to: Self.file, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(
+            ComicsDiagram.mermaid == mermaid,
+            "Scenes/Comics/ComicsDiagram.swift is out of date: run OAK_UPDATE_DIAGRAMS=1 swift test --filter ComicsDiagramTests"
+        )
+        #expect(ComicsDiagram.dot == dot)
+    }
+
+    /// `Scenes/Comics/ComicsDiagram.swift`, from this file's place.
+    static var file: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scenes/Comics/ComicsDiagram.swift")
+    }
+
+    static func source(mermaid: String, dot: String) -> String {
+        """
+        // The Comics transducer's state diagram, as `comics graph` prints it.
+        // Generated from the transducer by ComicsDiagramTests (OakTesting's
+        // StateGraph), which fails when this copy is out of date; do not edit.
+
+        /// The state diagram of ``Comics``.
+        public enum ComicsDiagram {
+            /// In Mermaid.
+            public static let mermaid = \(literal(mermaid))
+
+            /// In Graphviz DOT.
+            public static let dot = \(literal(dot))
+        }
+
+        """
+    }
+
+    /// `text` as a Swift multi-line string literal, every line kept.
+    static func literal(_ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let body = lines.map { $0.isEmpty ? "" : "        " + $0.replacingOccurrences(of: "\\", with: "\\\\") }
+        return "\"\"\"\n" + body.joined(separator: "\n") + "\n        \"\"\""
+    }
+}

@@ -1,1 +1,0 @@
-// The web front end (in progress).

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The dependency rules of the architecture (Documentation/Decisions, the
+# apps' READMEs), beyond what the build checks with
+# --explicit-target-dependency-import-check: infrastructure never imports a
+# feature or an app, a feature never imports an adapter or infrastructure
+# below it, the web front ends know no storage, nothing imports an app's
+# injector, and shipped programs link no test library.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+status=0
+fail() { echo "dependency rule broken: $*" >&2; status=1; }
+check() {
+    # check "why" path... -- pattern: fail for every import matching the pattern under the paths.
+    local why=$1 pattern=$2
+    shift 2
+    while IFS= read -r hit; do
+        fail "$hit ($why)"
+    done < <(grep -rnE --include=*.swift --exclude-dir=.build "$pattern" "$@" || true)
+}
+
+# --- AppSupport: the infrastructure every app plugs into.
+apps='Comics|Standups'
+app_modules='ComicsScene|FavouritesScene|MainScene|Services|WebServer|API|Persistence|FixtureServer|App'
+check "infrastructure must not import an app's module" \
+    "^(@testable )?import ($app_modules|Standups[A-Za-z]*)\b" Examples/AppSupport/Sources Examples/AppSupport/Tests
+check "infrastructure must not reach into an app's package" "\.\./($apps)/" Examples/AppSupport/Package.swift
+check "a shipped module must not import a test library" \
+    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting)\b' \
+    Examples/AppSupport/Sources/Common Examples/AppSupport/Sources/TerminalUI Examples/AppSupport/Sources/WebUI \
+    Examples/AppSupport/Sources/WebHost Examples/AppSupport/Sources/HTTPClient Examples/AppSupport/Sources/ServerSupport
+
+# --- Comics.
+cd Examples/Comics
+check "a scene must not import adapters or infrastructure below it" \
+    '^(@testable )?import (Services|API|HTTPClient|Persistence|FixtureServer|Hummingbird|HummingbirdCore|NIOCore|GRDB|WebServer|WebHost|ServerSupport|App)\b' \
+    Scenes
+check "infrastructure must not import a feature or an adapter" \
+    '^import (ComicsScene|FavouritesScene|MainScene|Services|WebServer|App)\b' API Persistence FixtureServer
+check "the web front end must not import adapters or storage" \
+    '^import (Services|API|HTTPClient|Persistence|FixtureServer|GRDB|TerminalUI|App)\b' WebServer
+check "nothing imports App" '^(@testable )?import App\b' .
+check "the shipped program must not link a test library" \
+    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting)\b' App Scenes Services API Persistence \
+    FixtureServer WebServer
+if awk '/executableTarget\(/,/path: "App"\)/' Package.swift | grep -qE 'OakTesting|TerminalTesting|WebTesting'; then
+    fail "Examples/Comics/Package.swift: the comics executable depends on a test library"
+fi
+cd ../..
+
+if [ "$status" -eq 0 ]; then echo "dependency rules hold"; fi
+exit "$status"
