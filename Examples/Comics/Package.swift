@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
@@ -71,6 +72,8 @@ let package = Package(
                 "API", .product(name: "ServerSupport", package: "AppSupport"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "FixtureServer"),
         // The web front end: the app's configuration of the generic web
@@ -125,7 +128,10 @@ let package = Package(
             path: "Tests/ServicesTests"),
         .testTarget(
             name: "FixtureServerTests",
-            dependencies: ["FixtureServer", "API"],
+            dependencies: [
+                "FixtureServer", "API", .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Tests/FixtureServerTests"),
         .testTarget(
             name: "PersistenceTests",

@@ -67,8 +67,9 @@ struct Browse: AsyncParsableCommand {
     @OptionGroup var sources: Sources
 
     @MainActor func run() async throws {
-        // Nothing may write on the screen the app draws on.
-        Logs.bootstrap(Terminal.isInteractive ? nil : .warning)
+        // Nothing may write on the screen the app draws on; the text
+        // commands report their errors themselves.
+        Logs.bootstrap(nil)
         try await sources.withEnv { env in
             if Terminal.isInteractive {
                 do {
@@ -98,7 +99,7 @@ struct Show: AsyncParsableCommand {
     }
 
     func run() async throws {
-        Logs.bootstrap(.warning)
+        Logs.bootstrap(nil)
         let request: Comics.Request = Int(number).map { .number($0) } ?? .latest
         let result = try await sources.withEnv { await ComicsPlainView.load(request, env: $0.comics) }
         let text = json ? try ComicsPlainView.json(result) : ComicsPlainView.describe(result)
@@ -121,7 +122,18 @@ struct FavouritesCommand: AsyncParsableCommand {
     @OptionGroup var sources: Sources
 
     func run() async throws {
-        Logs.bootstrap(.warning)
+        Logs.bootstrap(nil)
+        do {
+            try await change()
+        } catch let error as FavouritesError {
+            // The user of this machine owns the files: where and why, in full.
+            throw CommandError(error.detail ?? error.description)
+        } catch let error as FavouritesUnavailable {
+            throw CommandError(error.detail ?? error.description)
+        }
+    }
+
+    private func change() async throws {
         // Listing only reads: it works on a read-only data directory.
         try await sources.withEnv(readOnly: action == "list") { env in
             switch (action, number) {
@@ -157,6 +169,15 @@ struct Graph: AsyncParsableCommand {
         // Explored from the transducer by the Comics feature's tests, which
         // keep this copy up to date: the program links no test library.
         print(dot ? ComicsDiagram.dot : ComicsDiagram.mermaid, terminator: "")
+    }
+}
+
+/// A failure the program reports in its own words, and ends with 1.
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }
 

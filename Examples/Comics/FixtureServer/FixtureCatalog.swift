@@ -60,8 +60,9 @@ public enum FixtureCatalog {
 
     /// The image of comic `number`, a PNG file, or `nil` if the comic does not exist.
     ///
-    /// The image is 64×48 pixels, 8-bit RGB, drawn by code: a pattern and colours derived from
-    /// the number, with the number written on it. Different comics get different images.
+    /// The image is 600×200 pixels, 8-bit RGB, drawn by code: three panels of stick figures whose
+    /// poses, details and colour come from the number, with the number written on it. Different
+    /// comics get different images; each is a few kilobytes.
     public static func png(for number: Int) -> [UInt8]? {
         guard exists(number) else { return nil }
         return PNG.encode(FixtureImage.draw(number))

@@ -288,7 +288,11 @@ extension FavouritesStore {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             _ = try queue.read { db in try Self.fetchAll(db) }
             return queue
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY
+        {
+            // SQLite could not make the side files it reads with (the
+            // directory is read-only): read a copy.
             return try readCopy(of: path, configuration: configuration)
         } catch {
             throw failure(error, path: path) { .unreadable(path: path, reason: $0) }

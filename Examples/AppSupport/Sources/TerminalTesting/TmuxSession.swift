@@ -95,7 +95,18 @@ public struct TmuxSession: Sendable {
 
     /// Types keys: tmux key names ("Left", "Enter", "Escape") or characters.
     public func send(keys: String...) async throws {
+        try await send(keys: keys)
+    }
+
+    /// Types keys, all in one go (as fast as a paste).
+    public func send(keys: [String]) async throws {
         try await tmux(["send-keys", "-t", name] + keys)
+    }
+
+    /// Makes the session's window `width` × `height`: the program sees the
+    /// terminal change size (SIGWINCH).
+    public func resize(width: Int, height: Int) async throws {
+        try await tmux("resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)")
     }
 
     /// The screen as text, one line a row; with `escapes`, also the

@@ -129,9 +129,17 @@ public final class Terminal {
         def_prog_mode()
         endwin()
         // The default action of SIGTSTP stops the process here; SIGCONT
-        // (the shell's `fg`) continues it after `raise` returns.
+        // (the shell's `fg`) continues it after `raise` returns. The
+        // signal is unblocked for that moment: the threads of a Swift
+        // program on Linux may block it.
         let previous = signal(SIGTSTP, SIG_DFL)
+        var stop = sigset_t()
+        var mask = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &stop, &mask)
         raise(SIGTSTP)
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
         signal(SIGTSTP, previous)
         reset_prog_mode()
         invalidate()

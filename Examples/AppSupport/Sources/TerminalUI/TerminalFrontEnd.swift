@@ -199,8 +199,9 @@ public final class TerminalFrontEnd {
 }
 
 /// Where the front end's inputs come from: the terminal's input becoming
-/// readable (its keys are read then, on the main actor), `SIGWINCH` and
-/// `SIGCONT`. Dispatch sources on the main queue, so nothing polls.
+/// readable (its keys are read then, on the main actor), `SIGWINCH`,
+/// `SIGCONT` and `SIGTSTP`. Dispatch sources on the main queue, so nothing
+/// polls.
 @MainActor
 final class TerminalSources {
     private var sources: [any DispatchSourceProtocol] = []
@@ -219,7 +220,11 @@ final class TerminalSources {
         resize.setEventHandler { inputs.yield(.resized) }
         let resume = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .main)
         resume.setEventHandler { inputs.yield(.continued) }
-        sources = [input, resize, resume]
+        // Stopped from outside (`kill -TSTP`): as Ctrl-Z, the terminal is
+        // given back first.
+        let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .main)
+        stop.setEventHandler { inputs.yield(.key(.suspend)) }
+        sources = [input, resize, resume, stop]
         for source in sources { source.resume() }
     }
 

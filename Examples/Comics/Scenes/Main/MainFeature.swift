@@ -36,6 +36,9 @@ public enum Main: EffectTransducer {
         public var favouritesState: Favourites.State
         /// Whether the user has quit.
         public var hasQuit: Bool
+        /// Whether the user has asked to quit while favourite marks are on
+        /// their way to the store: the app quits once they are stored.
+        public var isQuitting: Bool
 
         /// The app before `start`.
         public init() {
@@ -44,6 +47,7 @@ public enum Main: EffectTransducer {
             comicsState = Comics.State()
             favouritesState = Favourites.State()
             hasQuit = false
+            isQuitting = false
         }
 
         /// The app ends when the user quits.
@@ -145,7 +149,13 @@ public enum Main: EffectTransducer {
         case .toggleHelp:
             state.isHelpShown.toggle()
         case .quit:
-            state.hasQuit = true
+            // Marks the store has not taken yet are written first; asked
+            // again, the app quits at once.
+            if state.comicsState.favouriteChanges.isEmpty || state.isQuitting {
+                state.hasQuit = true
+            } else {
+                state.isQuitting = true
+            }
         case .beginGoTo:
             guard state.scene == .comics else { break }
             state.prompt = ""
@@ -166,6 +176,7 @@ public enum Main: EffectTransducer {
             state.prompt = nil
         case .comicsChanged(let comics):
             state.comicsState = comics
+            if state.isQuitting, comics.favouriteChanges.isEmpty { state.hasQuit = true }
         case .favouritesChanged(let favourites):
             guard state.favourites != nil else { break }
             state.favouritesState = favourites

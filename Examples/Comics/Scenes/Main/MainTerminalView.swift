@@ -71,7 +71,9 @@ public enum MainTerminalView {
         }
         bindings.append(KeyBinding([.interrupt], "quit", inStatusBar: false, intent: main(.quit)))
         canvas.status = Line(
-            bindings.filter(\.isShownInStatusBar).map(\.summary).joined(separator: "  "), .reverse)
+            state.isQuitting
+                ? "Saving your favourites before quitting…  (q or Ctrl-C again: quit now)"
+                : bindings.filter(\.isShownInStatusBar).map(\.summary).joined(separator: "  "), .reverse)
         return Screen(canvas: canvas, bindings: bindings)
     }
 

@@ -6,6 +6,10 @@ import Foundation
 import TerminalTesting
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 struct CommandTests {
     /// Runs `comics` with `arguments` and a fresh data directory.
     static func comics(_ arguments: String..., pipeOutput: Bool = false) async throws -> Finished {
@@ -56,5 +60,40 @@ struct CommandTests {
         #expect(shown.exited(with: 0), "\(shown)")
         #expect(shown.output.hasPrefix("#420: The Careful Lichen\n"), "\(shown)")
         #expect(!shown.output.contains("\u{1B}"), "escape sequences in piped output:\n\(shown)")
+    }
+
+    /// Listing only reads: it works on a data directory its user may not
+    /// write to (another user's, or a read-only disk), where SQLite cannot
+    /// make the side files it reads a WAL database with.
+    @Test func favouritesAreListedFromAReadOnlyDataDirectory() async throws {
+        let comics = try ComicsProgram.url()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let data = scratch.path("data")
+        let added = try await Subprocess.run(
+            comics, ["favourites", "add", "5", "--data-dir", data.path], scratch: scratch.url)
+        try #require(added.exited(with: 0), "\(added)")
+        // As root, permissions do not hold: read as another user instead.
+        let isRoot = getuid() == 0
+        let runuser = Subprocess.find("runuser")
+        if isRoot, runuser == nil { return }  // nobody to read as
+        let entries = try FileManager.default.contentsOfDirectory(atPath: data.path)
+        for entry in entries {
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o444], ofItemAtPath: data.appendingPathComponent(entry).path)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: data.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: data.path) }
+        let arguments = ["favourites", "list", "--data-dir", data.path]
+        let listed =
+            if isRoot, let runuser {
+                try await Subprocess.run(
+                    runuser, ["-u", "nobody", "--", comics.path] + arguments, scratch: scratch.url)
+            } else {
+                try await Subprocess.run(comics, arguments, scratch: scratch.url)
+            }
+        #expect(listed.exited(with: 0), "\(listed)")
+        #expect(listed.output.hasPrefix("#5  "), "\(listed)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path).sorted() == entries.sorted())
     }
 }

@@ -70,6 +70,122 @@ struct TerminalTests {
         #expect(list?.isEmpty == true, "the removed favourite is still kept: \(favourites)")
     }
 
+    /// Keys typed faster than the app answers: each is read in the state the
+    /// one before led to. 21 presses of f each flip the mark; quitting at
+    /// once still stores the last one (the app waits for the store).
+    @Test func fastKeysAreEachReadInTheirStateAndTheLastMarkIsStored() async throws {
+        let comics = try ComicsProgram.url()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let data = scratch.path("data")
+        let command = try Self.script(running: comics, "--data-dir", data.path, scratch: scratch)
+
+        try await TmuxSession.with(
+            running: command, width: Self.width, height: Self.height, scratch: scratch.url
+        ) { tmux in
+            try await tmux.waitFor("#420 The Careful Lichen")
+            try await tmux.send(keys: "g", "8", "Enter")
+            try await tmux.waitFor("#8 ")
+            try await tmux.send(keys: Array(repeating: "f", count: 21) + ["q"])
+            try await Self.expectRestored(tmux)
+        }
+        let kept = try await Subprocess.run(
+            comics, ["favourites", "list", "--data-dir", data.path], scratch: scratch.url)
+        #expect(kept.exited(with: 0), "\(kept)")
+        #expect(kept.output.hasPrefix("#8  "), "an odd number of presses leaves #8 a favourite: \(kept)")
+    }
+
+    /// Ctrl-Z stops the app and gives the terminal back to the shell; `fg`
+    /// brings it back, drawn again, and the keys typed at the shell never
+    /// reached it (the f of "fg" would have marked a favourite).
+    @Test func ctrlZSuspendsTheAppAndFgResumesIt() async throws {
+        let comics = try ComicsProgram.url()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let data = scratch.path("data")
+        let run = ([comics.path, "--data-dir", data.path]).map(shellQuoted).joined(separator: " ")
+        // An interactive shell, with job control, as a person has.
+        let shell =
+            "env -i TERM=screen HOME=\(shellQuoted(scratch.url.path)) LC_ALL=C.UTF-8 PS1='shell> ' bash --norc --noprofile -i"
+        try await TmuxSession.with(running: shell, width: Self.width, height: Self.height, scratch: scratch.url) {
+            tmux in
+            try await tmux.waitFor("shell>")
+            try await tmux.send(keys: run, "Enter")
+            try await tmux.waitFor("Oak Comics · comics", "#420 The Careful Lichen")
+            try await tmux.send(keys: "C-z")
+            let stopped = try await tmux.waitFor("Stopped")
+            #expect(!stopped.contains("Oak Comics · comics"), "the app's screen is still shown:\n\(stopped)")
+            try await tmux.send(keys: "fg", "Enter")
+            let back = try await tmux.waitFor("Oak Comics · comics", "#420 The Careful Lichen")
+            #expect(!back.contains("★"), "a key typed at the shell reached the app:\n\(back)")
+            // Stopped from outside, the same.
+            let pids = try await Subprocess.run(
+                try #require(Subprocess.find("pgrep")), ["-f", data.path], scratch: scratch.url)
+            let pid = try #require(pids.output.split(separator: "\n").first.map(String.init), "\(pids)")
+            _ = try await Subprocess.run(
+                try #require(Subprocess.find("kill")), ["-TSTP", pid], scratch: scratch.url)
+            try await tmux.waitFor("Stopped")
+            try await tmux.send(keys: "fg", "Enter")
+            try await tmux.waitFor("Oak Comics · comics", "#420 The Careful Lichen")
+            try await tmux.send(keys: "q")
+            try await tmux.waitFor("shell>")
+        }
+    }
+
+    /// The terminal changes size: the app draws itself in the new size.
+    @Test func aResizedTerminalIsDrawnAgainInItsNewSize() async throws {
+        let comics = try ComicsProgram.url()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let command = try Self.script(running: comics, "--data-dir", scratch.path("data").path, scratch: scratch)
+        try await TmuxSession.with(running: command, width: Self.width, height: Self.height, scratch: scratch.url) {
+            tmux in
+            try await tmux.waitFor("#420 The Careful Lichen", "q quit")
+            try await tmux.resize(width: 60, height: 20)
+            // The footer moves to the new last row.
+            _ = try await tmux.waitFor("#420 The Careful Lichen")
+            let rows = try await tmux.capture().components(separatedBy: "\n")
+            #expect(rows.count >= 20 && rows[19].contains("previous"), "\(rows)")
+            try await tmux.send(keys: "q")
+            try await Self.expectRestored(tmux)
+        }
+    }
+
+    /// A locale that cannot show UTF-8 (LANG=C): arrows, dots and stars are
+    /// drawn in ASCII, and no byte beyond ASCII reaches the terminal.
+    @Test func theCLocaleGetsASCII() async throws {
+        let comics = try ComicsProgram.url()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let command = try Self.script(
+            running: comics, "--data-dir", scratch.path("data").path, locale: "C", scratch: scratch)
+        try await TmuxSession.with(running: command, width: Self.width, height: Self.height, scratch: scratch.url) {
+            tmux in
+            try await tmux.waitFor("Oak Comics - comics", "#420 The Careful Lichen", "</p previous")
+            try await tmux.send(keys: "g", "7", "Enter")
+            let screen = try await tmux.waitFor("#7 Cafe Creme")
+            #expect(screen.unicodeScalars.allSatisfy { $0.isASCII }, "\(screen)")
+            try await tmux.send(keys: "q")
+            try await Self.expectRestored(tmux)
+        }
+    }
+
+    /// A terminal that cannot place the cursor (TERM=dumb): the program
+    /// says so and ends with 1, the terminal as it was.
+    @Test func aDumbTerminalIsRefusedWithAMessage() async throws {
+        let comics = try ComicsProgram.url()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let command = try Self.script(
+            running: comics, "--data-dir", scratch.path("data").path, terminal: "dumb", scratch: scratch)
+        try await TmuxSession.with(running: command, width: Self.width, height: Self.height, scratch: scratch.url) {
+            tmux in
+            let screen = try await tmux.waitFor("EXITED ", "TTY ")
+            #expect(screen.contains("EXITED 1"), "\(screen)")
+            #expect(screen.contains("cannot place the cursor"), "\(screen)")
+        }
+    }
+
     /// With its output piped (`comics | less`) and a terminal for input,
     /// the program prints the latest comic as text and ends: it does not
     /// take over the screen nor wait for keys.
@@ -97,13 +213,15 @@ struct TerminalTests {
     /// line of input, so that the terminal stays as the program left it
     /// until the session is killed. Returns the command line that runs it.
     static func script(
-        running program: URL, _ arguments: String..., pipeOutput: Bool = false, scratch: ScratchDirectory
+        running program: URL, _ arguments: String..., pipeOutput: Bool = false, locale: String? = nil,
+        terminal: String? = nil, scratch: ScratchDirectory
     ) throws -> String {
         #if os(Linux)
-        let locale = "C.UTF-8"
+        let locale = locale ?? "C.UTF-8"
         #else
-        let locale = "en_US.UTF-8"
+        let locale = locale ?? "en_US.UTF-8"
         #endif
+        let terminalType = terminal.map { "TERM=\($0)\nexport TERM\n" } ?? ""
         let id = UUID().uuidString
         let script = scratch.path("run-\(id).sh")
         let statusFile = shellQuoted(scratch.path("status-\(id)").path)
@@ -111,7 +229,7 @@ struct TerminalTests {
         let text = """
             LC_ALL=\(locale)
             export LC_ALL
-            \(pipeOutput ? "{ \(run); echo $? > \(statusFile); } | cat" : "\(run); echo $? > \(statusFile)")
+            \(terminalType)            \(pipeOutput ? "{ \(run); echo $? > \(statusFile); } | cat" : "\(run); echo $? > \(statusFile)")
             status=$(cat \(statusFile))
             echo "EXITED $status"
             echo "TTY $(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')"

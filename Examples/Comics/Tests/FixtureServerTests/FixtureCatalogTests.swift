@@ -93,18 +93,22 @@ import Testing
         #expect(FixtureCatalog.Special.quoteTitle == 67)
     }
 
+    /// Comic-sized: three panels a person can look at, a few hundred
+    /// pixels wide, yet a few kilobytes each (compressed line art).
     @Test(arguments: [1, 2, 3, 4, 7, 13, 42, 99, 403, 405, 420])
-    func imagesAreValid64By48RGBPNGs(number: Int) throws {
-        let png = try CheckedPNG(try #require(FixtureCatalog.png(for: number)))
-        #expect(png.width == 64)
-        #expect(png.height == 48)
+    func imagesAreComicSizedRGBPNGsOfAFewKilobytes(number: Int) throws {
+        let bytes = try #require(FixtureCatalog.png(for: number))
+        let png = try CheckedPNG(bytes)
+        #expect(png.width == 600)
+        #expect(png.height == 200)
         #expect(png.bitDepth == 8)
         #expect(png.colourType == 2)
         #expect(png.chunkTypes == ["IHDR", "IDAT", "IEND"])
-        #expect(png.scanlines.count == 48 * (1 + 64 * 3))
-        for row in 0..<48 {
-            #expect(png.scanlines[row * (1 + 64 * 3)] == 0, "filter type of row \(row)")
+        #expect(png.scanlines.count == 200 * (1 + 600 * 3))
+        for row in 0..<200 {
+            #expect(png.scanlines[row * (1 + 600 * 3)] == 0, "filter type of row \(row)")
         }
+        #expect(bytes.count < 16 * 1024, "\(bytes.count) bytes")
     }
 
     @Test func imagesDifferFromComicToComic() {

@@ -74,7 +74,7 @@ import FoundationNetworking
             #expect(response.value(forHTTPHeaderField: "Content-Type") == "image/png")
             #expect(Array(body) == FixtureCatalog.png(for: 3))
             let png = try CheckedPNG(Array(body))
-            #expect(png.width == 64 && png.height == 48)
+            #expect(png.width == 600 && png.height == 200)
         }
     }
 

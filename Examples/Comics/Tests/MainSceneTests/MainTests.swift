@@ -8,6 +8,7 @@ import MainScene
 import Oak
 import OakTesting
 import Observation
+import Synchronization
 import TerminalUI
 import Testing
 
@@ -170,6 +171,32 @@ struct MainTests {
         host.cancel()
     }
 
+    /// Quitting while a favourite mark is on its way to the store waits for
+    /// it: the app quits once the store has it (asked again, at once).
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func quittingWaitsForTheFavouriteMarksOnTheirWay() async throws {
+        let written = Gate()
+        var env = Main.Env.mock
+        let mock = env.comics
+        env.comics.setFavourite = { (comic: Comic, isFavourite: Bool) throws(FavouritesUnavailable) in
+            await written.wait()
+            try await mock.setFavourite(comic, isFavourite)
+        }
+        let host = ObservableTransducer<Main>(initialState: Main.State(), env: env)
+        await host.proxy.send(.start)
+        await Self.until(host) { $0.comicsState.phase == .showing(.mock(10)) }
+        await Self.press(.character("f"), host)
+        await Self.press(.character("q"), host)
+        #expect(host.state.isQuitting)
+        #expect(!host.state.hasQuit)
+        #expect(
+            MainTerminalView.screen(host.state, host: host, context: ScreenContext(width: 90, height: 24))
+                .canvas.plainText.contains("Saving your favourites before quitting"))
+        written.open()
+        await Self.until(host) { $0.hasQuit }
+        #expect(try await mock.isFavourite(10))
+    }
+
     /// Performs the binding of `key` on the screen of the host's state.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     static func press(_ key: Key, _ host: ObservableTransducer<Main>) async {
@@ -190,6 +217,30 @@ struct MainTests {
                     continuation.resume()
                 }
             }
+        }
+    }
+}
+
+/// A one-shot gate: `wait()` returns once `open()` has been called.
+final class Gate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
         }
     }
 }
