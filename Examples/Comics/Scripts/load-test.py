@@ -38,6 +38,25 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def write_smaps(pid: int, path: str):
+    """The resident kB of each mapping of `pid`, largest first: what holds
+    the memory a process keeps (heap arenas, thread stacks, libraries)."""
+    mappings = []
+    current = None
+    with open(f"/proc/{pid}/smaps") as smaps:
+        for line in smaps:
+            fields = line.split()
+            if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+                current = [line.strip(), 0]
+                mappings.append(current)
+            elif fields and fields[0] == "Rss:" and current is not None:
+                current[1] = int(fields[1])
+    mappings.sort(key=lambda mapping: -mapping[1])
+    with open(path, "w") as output:
+        for header, rss in mappings:
+            output.write(f"{rss:8d} kB  {header}\n")
+
+
 async def request(port, method, path, cookie=None, body=None, headers=None):
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
@@ -123,6 +142,7 @@ async def main():
     parser.add_argument("--intents", type=int, default=5)
     parser.add_argument("--idle-minutes", type=float, default=0.25)
     parser.add_argument("--sequential", type=int, default=500, help="intents sent one at a time afterwards")
+    parser.add_argument("--smaps", help="after expiry, write the server's memory map (resident kB per mapping) here")
     arguments = parser.parse_args()
     if not os.path.exists(BINARY):
         sys.exit(f"build it first: swift build -c release --package-path Examples/Comics --product comics")
@@ -174,8 +194,12 @@ async def main():
 
         for session in sessions:
             session.close()
-        await asyncio.sleep(arguments.idle_minutes * 60 * 1.5 + 1)
+        # Idle time, a sweep that notices the closed pages, one that ends the
+        # sessions and one that returns their memory.
+        await asyncio.sleep(arguments.idle_minutes * 60 * 2 + 2)
         expired = rss_kib(server.pid)
+        if arguments.smaps:
+            write_smaps(server.pid, arguments.smaps)
         log.seek(0)
         # The server logs its heap in use (glibc) after each sweep that ends sessions.
         logged = log.read()

@@ -66,6 +66,7 @@ extension TransducerHost {
     }
 
     /// Awaits `body` and hands its result to `completion` exactly once.
+    @inlinable
     func complete(
         _ completion: (Result<Hosted.Output, any Error>) -> Void,
         with body: () async throws -> Hosted.Output
@@ -87,8 +88,17 @@ extension TransducerHost where Hosted: Transducer {
     ///   or the error an output delivery throws. See
     ///   ``BaseTransducer/run(storage:proxy:env:output:systemActor:)``.
     @discardableResult
-    public func run(output: any Subject<Hosted.Output> = NoCallback<Hosted.Output>()) async throws -> Hosted.Output {
+    @inlinable
+    public func run(output: some Subject<Hosted.Output>) async throws -> Hosted.Output {
         try await Hosted.run(storage: storage, proxy: proxy, output: output)
+    }
+
+    /// Runs the transducer on this actor until its state is terminal,
+    /// ignoring outputs; see ``run(output:)``.
+    @discardableResult
+    @inlinable
+    public func run() async throws -> Hosted.Output {
+        try await run(output: NoCallback<Hosted.Output>())
     }
 
     /// Runs the transducer on this actor until it ends, then calls
@@ -97,11 +107,19 @@ extension TransducerHost where Hosted: Transducer {
     ///
     /// Every operation has been cancelled and awaited when `completion` is
     /// called; it is called on this actor.
+    @inlinable
     public func run(
-        output: any Subject<Hosted.Output> = NoCallback<Hosted.Output>(),
+        output: some Subject<Hosted.Output>,
         completion: (Result<Hosted.Output, any Error>) -> Void
     ) async {
         await complete(completion) { try await run(output: output) }
+    }
+
+    /// Runs the transducer on this actor until it ends, ignoring outputs,
+    /// then calls `completion` exactly once; see ``run(output:completion:)``.
+    @inlinable
+    public func run(completion: (Result<Hosted.Output, any Error>) -> Void) async {
+        await run(output: NoCallback<Hosted.Output>(), completion: completion)
     }
 }
 
@@ -119,11 +137,17 @@ extension TransducerHost where Hosted: EffectTransducer {
     ///   proxy has already run. See
     ///   ``BaseTransducer/run(storage:proxy:env:output:systemActor:)``.
     @discardableResult
-    public func run(
-        env: Hosted.Env,
-        output: any Subject<Hosted.Output> = NoCallback<Hosted.Output>()
-    ) async throws -> Hosted.Output {
+    @inlinable
+    public func run(env: Hosted.Env, output: some Subject<Hosted.Output>) async throws -> Hosted.Output {
         try await Hosted.run(storage: storage, proxy: proxy, env: env, output: output)
+    }
+
+    /// Runs the transducer on this actor until its state is terminal,
+    /// ignoring outputs; see ``run(env:output:)``.
+    @discardableResult
+    @inlinable
+    public func run(env: Hosted.Env) async throws -> Hosted.Output {
+        try await run(env: env, output: NoCallback<Hosted.Output>())
     }
 
     /// Runs the transducer on this actor until it ends, then calls
@@ -132,12 +156,21 @@ extension TransducerHost where Hosted: EffectTransducer {
     ///
     /// Every operation has been cancelled and awaited when `completion` is
     /// called; it is called on this actor.
+    @inlinable
     public func run(
         env: Hosted.Env,
-        output: any Subject<Hosted.Output> = NoCallback<Hosted.Output>(),
+        output: some Subject<Hosted.Output>,
         completion: (Result<Hosted.Output, any Error>) -> Void
     ) async {
         await complete(completion) { try await run(env: env, output: output) }
+    }
+
+    /// Runs the transducer on this actor until it ends, ignoring outputs,
+    /// then calls `completion` exactly once; see
+    /// ``run(env:output:completion:)``.
+    @inlinable
+    public func run(env: Hosted.Env, completion: (Result<Hosted.Output, any Error>) -> Void) async {
+        await run(env: env, output: NoCallback<Hosted.Output>(), completion: completion)
     }
 }
 
@@ -145,17 +178,34 @@ extension TransducerHost where Hosted: EffectTransducer, Hosted.Env == Void {
     /// Runs a transducer whose effects need no environment; see
     /// ``run(env:output:)``.
     @discardableResult
-    public func run(output: any Subject<Hosted.Output> = NoCallback<Hosted.Output>()) async throws -> Hosted.Output {
+    @inlinable
+    public func run(output: some Subject<Hosted.Output>) async throws -> Hosted.Output {
         try await run(env: (), output: output)
+    }
+
+    /// Runs a transducer whose effects need no environment, ignoring
+    /// outputs.
+    @discardableResult
+    @inlinable
+    public func run() async throws -> Hosted.Output {
+        try await run(env: ())
     }
 
     /// Runs a transducer whose effects need no environment and calls
     /// `completion` exactly once; see ``run(env:output:completion:)``.
+    @inlinable
     public func run(
-        output: any Subject<Hosted.Output> = NoCallback<Hosted.Output>(),
+        output: some Subject<Hosted.Output>,
         completion: (Result<Hosted.Output, any Error>) -> Void
     ) async {
         await run(env: (), output: output, completion: completion)
+    }
+
+    /// Runs a transducer whose effects need no environment, ignoring
+    /// outputs, and calls `completion` exactly once.
+    @inlinable
+    public func run(completion: (Result<Hosted.Output, any Error>) -> Void) async {
+        await run(env: (), completion: completion)
     }
 }
 

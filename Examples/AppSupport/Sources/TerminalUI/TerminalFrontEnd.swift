@@ -163,7 +163,9 @@ public final class TerminalFrontEnd {
             } onChange: {
                 continuation.yield(.changed)
             }
-            if forceRedraw || shown.map({ $0.state != state || $0.context != context }) ?? true {
+            var hasChanged = true
+            if let shown { hasChanged = shown.state != state || shown.context != context }
+            if forceRedraw || hasChanged {
                 current = screen(state, context)
                 terminal.draw(current.canvas)
                 shown = (state, context)

@@ -65,9 +65,24 @@ public protocol WebApplication: Sendable {
     /// The app's style sheet, served after the host's base style. By
     /// default empty.
     var style: String { get }
+
+    /// Runs a session's root transducer against `state`, on `session` (the
+    /// session's actor), until it ends. Leave the default: it is a
+    /// requirement only so that the run is compiled for the app's own types
+    /// (the host is generic, and a run specialised for `Root` has smaller
+    /// frames and faster steps than a generic one).
+    func run(state: WebSessionState<Root.State>, proxy: Root.Proxy, session: isolated any Actor) async throws
 }
 
 extension WebApplication {
+    /// Runs `Root` with ``environment``, its outputs ignored (the pages read
+    /// the state).
+    @inlinable
+    public func run(state: WebSessionState<Root.State>, proxy: Root.Proxy, session: isolated any Actor) async throws {
+        _ = try await Root.run(
+            storage: state, proxy: proxy, env: environment, output: NoCallback<Root.Output>(), systemActor: session)
+    }
+
     /// Every state is settled.
     public func isSettled(_ state: Root.State) -> Bool { true }
     /// The app's name.
@@ -174,5 +189,24 @@ public struct WebResource: Sendable, Hashable {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
         return "application/octet-stream"
+    }
+}
+
+/// The state of a session's run, kept in the session's actor: the run reads
+/// and writes it there, and every write tells the session, which tells its
+/// open pages.
+///
+/// Not `Sendable`: it never leaves its session's actor.
+public final class WebSessionState<State>: Storage {
+    /// The state; every write is reported to the session.
+    public var value: State {
+        didSet { didChange?() }
+    }
+
+    /// Called after every write, on the session's isolation.
+    var didChange: (() -> Void)?
+
+    init(_ value: State) {
+        self.value = value
     }
 }

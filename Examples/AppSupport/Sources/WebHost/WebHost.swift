@@ -63,7 +63,10 @@ public final class WebHost<App: WebApplication>: Sendable {
     ///   - port: The port; 0 lets the system choose a free one (see
     ///     ``port``).
     ///   - limits: How many sessions may live, and for how long.
-    ///   - connections: How many connections, and how long a client may take.
+    ///   - connections: How many connections, and how long a client may take;
+    ///     by default ``ConnectionLimits``' times, and room for two
+    ///     connections per session (its open page and a request) and 256
+    ///     more.
     ///   - clock: The clock idle time and the first page's wait are
     ///     measured on.
     ///   - sweeps: Whether the host sweeps idle sessions by itself every
@@ -73,9 +76,10 @@ public final class WebHost<App: WebApplication>: Sendable {
     ///   in use.
     public static func start(
         app: App, host: String = "127.0.0.1", port: Int = 0, limits: SessionLimits = SessionLimits(),
-        connections: ConnectionLimits = ConnectionLimits(), clock: any Clock<Duration> = ContinuousClock(),
+        connections: ConnectionLimits? = nil, clock: any Clock<Duration> = ContinuousClock(),
         sweeps: Bool = true, logger: Logger = Logger(label: "oak.web")
     ) async throws -> WebHost {
+        let connections = connections ?? ConnectionLimits(maxConnections: 2 * limits.maxSessions + 256)
         let store = SessionStore(app: app, limits: limits, clock: clock, logger: logger)
         let responder = WebResponder(
             store: store, limits: limits, bodyTimeout: connections.bodyTimeout, style: app.style, logger: logger)

@@ -1,6 +1,7 @@
 // One browser session: an actor that hosts a run of the app's root
 // transducer (Oak's `TransducerHost`: the state lives in the actor's
-// storage, the run reads and writes it on the actor), renders its states
+// storage, `WebSessionState`, which the run reads and writes on the actor),
+// renders its states
 // with the app's views, performs the intents its forms post, and tells the
 // session's open pages when the state changes. Every change of state comes
 // from the transducers; the session only reads the state and invokes
@@ -18,23 +19,10 @@ enum PageSignal: Sendable {
     case ping
 }
 
-/// The state of a session's run, kept in the session actor. Every write
-/// (after each update) tells the session, which tells its pages.
-final class SessionStorage<State>: Storage {
-    var value: State {
-        didSet { didChange?() }
-    }
-    /// Called after every write, on the session's isolation.
-    var didChange: (() -> Void)?
-
-    init(_ value: State) {
-        self.value = value
-    }
-}
-
 /// The app, hosted for one browser session.
 actor WebSession<App: WebApplication>: TransducerHost {
     typealias Hosted = App.Root
+    typealias HostStorage = WebSessionState<App.Root.State>
 
     /// The session's id: the value of its cookie. Unguessable (see
     /// ``SessionStore/randomToken()``).
@@ -44,7 +32,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// The run's event channel.
     nonisolated let proxy: App.Root.Proxy
     /// The state of the run.
-    let storage: SessionStorage<App.Root.State>
+    let storage: WebSessionState<App.Root.State>
 
     private let app: App
     /// Counts the states the run wrote: the id of each pushed page.
@@ -66,17 +54,18 @@ actor WebSession<App: WebApplication>: TransducerHost {
         self.id = id
         self.token = token
         self.proxy = App.Root.Proxy()
-        self.storage = SessionStorage(app.initialState())
+        self.storage = WebSessionState(app.initialState())
     }
 
     /// Starts the run with the app's environment and its first events.
     func start() async {
         guard run == nil else { return }
         storage.didChange = { [unowned self] in self.stateDidChange() }
-        let env = app.environment
+        let app = self.app
         run = Task {
             do {
-                try await self.run(env: env)
+                // The app runs it, so that it is compiled for the app's types.
+                try await app.run(state: self.storage, proxy: self.proxy, session: self)
             } catch {
                 // Cancelled when the session expires or the server stops;
                 // anything else ends the session the same way: its page

@@ -8,6 +8,7 @@ import Clocks
 import Foundation
 import Logging
 import Oak
+import ServerSupport
 import Synchronization
 import Testing
 import WebTesting
@@ -171,7 +172,7 @@ struct WebHostTests {
         logger.logLevel = .critical
         let host = try await WebHost.start(
             app: TallyWeb(environment: Tally.Env(load: { 41 })),
-            connections: .init(bodyTimeout: .milliseconds(300)), sweeps: false, logger: logger)
+            connections: ConnectionLimits(bodyTimeout: .milliseconds(300)), sweeps: false, logger: logger)
         let client = WebClient(base: host.baseURL)
         _ = try await client.get("/")
         let cookie = try #require(client.cookie)

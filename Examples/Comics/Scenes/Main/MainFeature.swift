@@ -104,8 +104,9 @@ public enum Main: EffectTransducer {
         public static var mock: Env { Env(comics: .mock, favourites: .mock) }
     }
 
-    /// Every state, for the renderer.
-    public typealias Output = State
+    // No output: hosts read the state from their storage (an
+    // ObservableTransducer, a web session), so the run keeps no copy of its
+    // 500-byte state as an output in its frame.
 
     /// Every event is processed before its sender goes on: the features'
     /// outputs (their new states) are part of Main's state once they have
@@ -127,7 +128,7 @@ public enum Main: EffectTransducer {
     }
 
     /// The transitions.
-    public static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
+    public static func update(_ state: inout State, event: Event) -> Self.Effect? {
         let before = state
         var effects: [Self.Effect] = []
         switch event {
@@ -218,9 +219,9 @@ public enum Main: EffectTransducer {
             effects.insert(change, at: 0)
         }
         switch effects.count {
-        case 0: return (nil, state)
-        case 1: return (effects[0], state)
-        default: return (.combine(effects), state)
+        case 0: return nil
+        case 1: return effects[0]
+        default: return .combine(effects)
         }
     }
 }

@@ -28,7 +28,7 @@ public final class MainTerminalApp {
     /// - Throws: ``TerminalError`` when the terminal cannot show the app,
     ///   or what ended the run otherwise.
     public func run(env: Main.Env) async throws {
-        var ending: Result<Main.State, any Error>?
+        var ending: Result<Void, any Error>?
         let host = ObservableTransducer<Main>(initialState: Main.State(), env: env) { ending = $0 }
         await host.proxy.send(.start)
         do {

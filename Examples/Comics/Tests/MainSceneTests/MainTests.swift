@@ -23,11 +23,11 @@ final class MainHarness {
 
     init(env: Main.Env = .mock) {
         let proxy = self.proxy
+        let storage = ReportingStorage()
         run = Task { @MainActor in
-            _ = try? await Main.run(
-                initialState: Main.State(), proxy: proxy, env: env,
-                output: Callback { @MainActor [weak self] state in self?.report(state) })
+            _ = try? await Main.run(storage: storage, proxy: proxy, env: env)
         }
+        storage.report = { [weak self] state in self?.report(state) }
     }
 
     private func report(_ state: Main.State) {
@@ -58,6 +58,15 @@ final class MainHarness {
         proxy.cancel()
         await run?.value
     }
+}
+
+/// Main's state, as the run writes it, handed to `report`.
+@MainActor
+final class ReportingStorage: @preconcurrency Storage {
+    var value = Main.State() {
+        didSet { report?(value) }
+    }
+    var report: ((Main.State) -> Void)?
 }
 
 @Suite("Main feature", .timeLimit(.minutes(1)))
