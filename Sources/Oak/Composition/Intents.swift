@@ -28,7 +28,7 @@ public enum IntentResult: Equatable, Sendable, CustomStringConvertible {
 /// run's inspector records ``InspectionRecord/intentRefused(_:)``.
 ///
 /// Invoke it (`intent()`) to send the event and go on at once, or await
-/// ``perform()`` to go on once the run has processed it.
+/// ``perform(isolation:)`` to go on once the run has processed it.
 public struct Intent<Event> {
     private let isCurrent: () -> Bool
     private let channel: _EventChannel<Event>

@@ -94,7 +94,7 @@ extension TransducerHost where Hosted: Transducer {
     }
 
     /// Runs the transducer on this actor until its state is terminal,
-    /// ignoring outputs; see ``run(output:)``.
+    /// ignoring outputs; the same as `run(output: NoCallback())`.
     @discardableResult
     @inlinable
     public func run() async throws -> Hosted.Output {
@@ -116,7 +116,8 @@ extension TransducerHost where Hosted: Transducer {
     }
 
     /// Runs the transducer on this actor until it ends, ignoring outputs,
-    /// then calls `completion` exactly once; see ``run(output:completion:)``.
+    /// then calls `completion` exactly once; the same as
+    /// `run(output: NoCallback(), completion: completion)`.
     @inlinable
     public func run(completion: (Result<Hosted.Output, any Error>) -> Void) async {
         await run(output: NoCallback<Hosted.Output>(), completion: completion)
