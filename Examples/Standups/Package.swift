@@ -1,0 +1,42 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The Standups reference app (seed 004's Scrumdinger re-implementation, in
+// Oak): Core (models; the store and the speech recogniser as adapters),
+// Providers (ports with live and mock dependencies), Components (views of
+// values), Modules (the features: transducers and their screens) and the
+// injector (App, the `standups` program). Decision 0027 maps seed 004's
+// vocabulary onto seed 000's; README.md has the layout and the rules.
+let package = Package(
+    name: "Standups",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [],
+    dependencies: [
+        .package(name: "Oak", path: "../.."),
+        .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    ],
+    targets: [
+        // Core: the domain's values, no behaviour beyond their rules.
+        .target(
+            name: "Models",
+            dependencies: [.product(name: "IdentifiedCollections", package: "swift-identified-collections")],
+            path: "Core/Models"),
+        // Providers: the devices' ports (speech, sound), with mocks.
+        .target(name: "Devices", dependencies: ["Models"], path: "Providers/Devices"),
+        // Modules: the meeting.
+        .target(
+            name: "RecordMeeting",
+            dependencies: ["Models", "Devices", .product(name: "Oak", package: "Oak")],
+            path: "Modules/RecordMeeting"),
+        .testTarget(name: "ModelsTests", dependencies: ["Models"], path: "Tests/ModelsTests"),
+        .testTarget(
+            name: "RecordMeetingTests",
+            dependencies: [
+                "RecordMeeting", "Models", "Devices", .product(name: "Oak", package: "Oak"),
+                .product(name: "OakTesting", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            path: "Tests/RecordMeetingTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,266 @@
+// The meeting, exhaustively, with a test clock and mock devices: every
+// scenario of SyncUps' RecordMeetingTests (their names in the comments),
+// the sounds played, the recogniser started once and never left running,
+// and lengths that do not divide by the number of speakers.
+
+import Clocks
+import Devices
+import Foundation
+import Models
+import Oak
+import OakTesting
+import RecordMeeting
+import Testing
+
+@Suite("The meeting")
+struct RecordMeetingTests {
+    // SyncUps: testTimer (and the plain-SwiftUI version's sound count).
+    @Test func theTimerAdvancesSpeakersAndSavesWhenTimeIsUp() async {
+        let clock = TestClock()
+        let sounds = SoundLog()
+        let steps = meetingSteps(
+            recording: false, env: meetingEnv(clock: clock, speech: .unavailable(.denied), sounds: sounds))
+        await steps.send(.start) { $0.isStarted = true }
+        let expected: [(speaker: Int, remaining: Int)] = [(0, 5), (1, 4), (1, 3), (2, 2), (2, 1)]
+        for (second, step) in expected.enumerated() {
+            await clock.advance(by: .seconds(1))
+            await steps.receive(.tick) {
+                $0.secondsElapsed = second + 1
+                $0.speakerIndex = step.speaker
+            }
+            #expect(steps.expected.secondsRemaining == step.remaining)
+        }
+        #expect(sounds.plays == 2)
+        await clock.advance(by: .seconds(1))
+        await steps.receive(.tick) {
+            $0.secondsElapsed = 6
+            $0.ending = .saving
+        }
+        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "")
+        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
+        await steps.finish()
+        // No sound when the meeting ends.
+        #expect(sounds.plays == 2)
+    }
+
+    // SyncUps: testRecordTranscript.
+    @Test func theTranscriptComesFromTheRecogniser() async {
+        let clock = TestClock()
+        let log = SpeechLog()
+        let speech = SpeechClient.mock(results: ["I completed", "I completed the project"], log: log)
+        let steps = meetingSteps(recording: true, env: meetingEnv(clock: clock, speech: speech))
+        await steps.send(.start) {
+            $0.isStarted = true
+            $0.recognition = .listening
+        }
+        await steps.receive(.speechResult("I completed")) { $0.transcript = "I completed" }
+        await steps.receive(.speechResult("I completed the project")) { $0.transcript = "I completed the project" }
+        await steps.receive(.speechEnded) { $0.recognition = .ended }
+        await runToTheEnd(steps, clock: clock, from: 0)
+        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "I completed the project")
+        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
+        await steps.finish()
+        #expect(log.starts == 1)
+        #expect(log.stops == 1)
+    }
+
+    // SyncUps: testEndMeetingSave.
+    @Test func endingEarlyAndSavingIgnoresTicksWhileAsking() async {
+        let clock = TestClock()
+        let steps = meetingSteps(.mock, recording: false, env: meetingEnv(clock: clock, speech: .unavailable(.denied)))
+        await steps.send(.start) { $0.isStarted = true }
+        await steps.send(.endMeeting) { $0.question = .endMeeting(isDiscardable: true) }
+        for _ in 1...3 {
+            await clock.advance(by: .seconds(1))
+            await steps.receive(.tick)
+        }
+        #expect(steps.expected.secondsElapsed == 0)
+        await steps.send(.confirmSave) {
+            $0.question = nil
+            $0.ending = .saving
+        }
+        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "")
+        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
+        await steps.finish()
+    }
+
+    // SyncUps: testEndMeetingDiscard.
+    @Test func endingEarlyAndDiscardingSavesNothing() async {
+        let clock = TestClock()
+        let steps = meetingSteps(.mock, recording: false, env: meetingEnv(clock: clock, speech: .unavailable(.denied)))
+        await steps.send(.start) { $0.isStarted = true }
+        await steps.send(.endMeeting) { $0.question = .endMeeting(isDiscardable: true) }
+        await steps.send(.confirmDiscard) {
+            $0.question = nil
+            $0.ending = .discarded
+        }
+        await steps.finish()
+    }
+
+    @Test func resumingAfterEndingEarlyGoesOn() async {
+        let clock = TestClock()
+        let steps = meetingSteps(recording: false, env: meetingEnv(clock: clock, speech: .unavailable(.denied)))
+        await steps.send(.start) { $0.isStarted = true }
+        await steps.send(.endMeeting) { $0.question = .endMeeting(isDiscardable: true) }
+        await steps.send(.resume) { $0.question = nil }
+        await runToTheEnd(steps, clock: clock, from: 0)
+        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "")
+        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
+        await steps.finish()
+    }
+
+    // SyncUps: testNextSpeaker (and the plain-SwiftUI version's sounds).
+    @Test func nextJumpsToTheNextSpeakerAndAsksOnTheLast() async {
+        let clock = TestClock()
+        let sounds = SoundLog()
+        let steps = meetingSteps(
+            recording: false, env: meetingEnv(clock: clock, speech: .unavailable(.denied), sounds: sounds))
+        await steps.send(.start) { $0.isStarted = true }
+        await steps.send(.next) {
+            $0.speakerIndex = 1
+            $0.secondsElapsed = 2
+        }
+        await steps.send(.next) {
+            $0.speakerIndex = 2
+            $0.secondsElapsed = 4
+        }
+        await steps.send(.next) { $0.question = .endMeeting(isDiscardable: false) }
+        // Not discardable: Discard does nothing, ticks change nothing.
+        await steps.send(.confirmDiscard)
+        await clock.advance(by: .seconds(1))
+        await steps.receive(.tick)
+        await steps.send(.confirmSave) {
+            $0.question = nil
+            $0.ending = .saving
+        }
+        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "")
+        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
+        await steps.finish()
+        #expect(sounds.plays == 2)
+    }
+
+    // SyncUps: testSpeechRecognitionFailure_Continue.
+    @Test func aRecogniserFailingAfterAResultMarksTheTranscriptAndTheMeetingGoesOn() async {
+        let clock = TestClock()
+        let log = SpeechLog()
+        let speech = SpeechClient.mock(
+            results: ["I completed the project"], failure: SpeechFailure("The microphone went away."), log: log)
+        let steps = meetingSteps(recording: true, env: meetingEnv(clock: clock, speech: speech))
+        await steps.send(.start) {
+            $0.isStarted = true
+            $0.recognition = .listening
+        }
+        await steps.receive(.speechResult("I completed the project")) { $0.transcript = "I completed the project" }
+        await steps.receive(.speechFailed(SpeechFailure("The microphone went away."))) {
+            $0.recognition = .failed(SpeechFailure("The microphone went away."))
+            $0.transcript = "I completed the project ❌"
+            $0.question = .speechFailed
+        }
+        await steps.send(.resume) { $0.question = nil }
+        await runToTheEnd(steps, clock: clock, from: 0)
+        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "I completed the project ❌")
+        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
+        await steps.finish()
+        #expect(log.starts == 1)
+        #expect(!log.isRunning)
+    }
+
+    // SyncUps: testSpeechRecognitionFailure_Discard.
+    @Test func aRecogniserFailingAtOnceAsksAndDiscardingSavesNothing() async {
+        let clock = TestClock()
+        let speech = SpeechClient.mock(failure: SpeechFailure("No audio."))
+        let steps = meetingSteps(.mock, recording: true, env: meetingEnv(clock: clock, speech: speech))
+        await steps.send(.start) {
+            $0.isStarted = true
+            $0.recognition = .listening
+        }
+        await steps.receive(.speechFailed(SpeechFailure("No audio."))) {
+            $0.recognition = .failed(SpeechFailure("No audio."))
+            $0.question = .speechFailed
+        }
+        await steps.send(.confirmDiscard) {
+            $0.question = nil
+            $0.ending = .discarded
+        }
+        await steps.finish()
+    }
+
+    @Test func theRecogniserStopsWhenTheMeetingEndsEarly() async {
+        let clock = TestClock()
+        let log = SpeechLog()
+        let speech = SpeechClient.mock(results: ["hello"], staysOpen: true, log: log)
+        let steps = meetingSteps(recording: true, env: meetingEnv(clock: clock, speech: speech))
+        await steps.send(.start) {
+            $0.isStarted = true
+            $0.recognition = .listening
+        }
+        await steps.receive(.speechResult("hello")) { $0.transcript = "hello" }
+        #expect(log.isRunning)
+        await steps.send(.endMeeting) { $0.question = .endMeeting(isDiscardable: true) }
+        await steps.send(.confirmDiscard) {
+            $0.question = nil
+            $0.ending = .discarded
+        }
+        await steps.finish()
+        #expect(log.starts == 1)
+        #expect(!log.isRunning)
+    }
+
+    @Test func theRecogniserStopsWhenTheMeetingIsDismissed() async {
+        let log = SpeechLog()
+        let speech = SpeechClient.mock(staysOpen: true, log: log)
+        let proxy = RecordMeeting.Proxy()
+        let env = meetingEnv(clock: TestClock(), speech: speech)
+        let run = Task {
+            try await RecordMeeting.run(
+                initialState: RecordMeeting.State(standup: threeInSix, isRecording: true), proxy: proxy, env: env)
+        }
+        await proxy.send(.start)
+        // Sent twice: started once.
+        await proxy.send(.start)
+        run.cancel()
+        _ = await run.result
+        #expect(log.starts == 1)
+        #expect(!log.isRunning)
+    }
+
+    @Test func everySpeakerHasATurnWhenTheLengthDoesNotDivide() async {
+        // Five minutes, seven speakers: turns of 42 or 43 seconds, the last
+        // one ends at 300 (SyncUps' 42-second turns would end at 294 and
+        // never finish).
+        var standup = Standup.mock
+        standup.durationSeconds = 300
+        standup.attendees.append(Attendee(id: UUID(number: 0x999), name: "Blob II"))
+        let schedule = standup.schedule
+        #expect((0...7).map(schedule.start(of:)) == [0, 42, 85, 128, 171, 214, 257, 300])
+        var state = RecordMeeting.State(standup: standup, isRecording: false)
+        state.isStarted = true
+        var speakers: [Int] = []
+        for _ in 1..<300 {
+            _ = RecordMeeting.update(&state, event: .tick)
+            speakers.append(state.speakerIndex)
+        }
+        #expect(Set(speakers) == Set(0...6))
+        #expect(state.ending == nil)
+        _ = RecordMeeting.update(&state, event: .tick)
+        #expect(state.ending == .saving)
+    }
+
+    /// Advances the clock second by second to the meeting's end, receiving
+    /// each tick; the last one ends the meeting.
+    func runToTheEnd(_ steps: Steps<RecordMeeting>, clock: TestClock<Duration>, from elapsed: Int) async {
+        let schedule = steps.expected.schedule
+        for second in (elapsed + 1)...schedule.durationSeconds {
+            await clock.advance(by: .seconds(1))
+            await steps.receive(.tick) {
+                $0.secondsElapsed = second
+                if second == schedule.durationSeconds {
+                    $0.ending = .saving
+                    if $0.recognition == .listening { $0.recognition = .ended }
+                } else {
+                    $0.speakerIndex = schedule.speaker(at: second)
+                }
+            }
+        }
+    }
+}
