@@ -22,14 +22,33 @@ let package = Package(
             name: "Models",
             dependencies: [.product(name: "IdentifiedCollections", package: "swift-identified-collections")],
             path: "Core/Models"),
-        // Providers: the devices' ports (speech, sound), with mocks.
+        // Providers: the stand-ups provider (a run of its own), and the
+        // devices' ports (speech, sound), each with its mock.
+        .target(
+            name: "StandupsProvider",
+            dependencies: [
+                "Models", .product(name: "Oak", package: "Oak"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+            ],
+            path: "Providers/StandupsProvider"),
         .target(name: "Devices", dependencies: ["Models"], path: "Providers/Devices"),
         // Modules: the meeting.
         .target(
             name: "RecordMeeting",
             dependencies: ["Models", "Devices", .product(name: "Oak", package: "Oak")],
             path: "Modules/RecordMeeting"),
-        .testTarget(name: "ModelsTests", dependencies: ["Models"], path: "Tests/ModelsTests"),
+        .testTarget(
+            name: "ModelsTests",
+            dependencies: ["Models", .product(name: "IdentifiedCollections", package: "swift-identified-collections")],
+            path: "Tests/ModelsTests"),
+        .testTarget(
+            name: "StandupsProviderTests",
+            dependencies: [
+                "StandupsProvider", "Models", .product(name: "Oak", package: "Oak"),
+                .product(name: "OakTesting", package: "Oak"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+            ],
+            path: "Tests/StandupsProviderTests"),
         .testTarget(
             name: "RecordMeetingTests",
             dependencies: [

@@ -1,0 +1,251 @@
+// The stand-ups provider (seed 004's ScrumProvider): one run that owns the
+// stand-ups for every feature. It loads them, applies each change at once
+// (the screens show it), writes the changes in order, one batch at a time
+// (changes made while a batch is written are coalesced into the next one),
+// says when everything is saved, stops writing after a failure until asked
+// to retry, and takes the changes others made (another web session, another
+// process) from its dependencies' updates. Features send it changes and
+// observe its state; its dependencies are the store's port, `live()` built
+// by the injector from the SQLite adapter, `mock()` in memory.
+
+import Foundation
+import IdentifiedCollections
+import Models
+import Oak
+
+/// The StandupsProvider transducer.
+public enum StandupsProvider: EffectTransducer {
+    /// Whether the stand-ups are there.
+    public enum Phase: Equatable, Hashable, Sendable {
+        /// Not loaded yet.
+        case idle
+        /// Loading.
+        case loading
+        /// Loaded: ``State/standups`` is the list.
+        case loaded
+        /// Loading failed: the user chooses a way on (start empty, or with
+        /// the samples; a damaged file is kept aside).
+        case failed(StoreFailure)
+    }
+
+    /// The provider's state.
+    public struct State: NonTerminal, Equatable, Hashable, Sendable {
+        /// Whether the stand-ups are there.
+        public var phase: Phase
+        /// The stand-ups, every change applied (saved or not yet).
+        public var standups: IdentifiedArrayOf<Standup>
+        /// Changes applied and not yet handed to the store.
+        public var queued: [StandupChange]
+        /// The batch the store is writing now.
+        public var writing: [StandupChange]
+        /// Why the last write failed, if it did: writing stops until
+        /// ``Event/retry``.
+        public var failure: StoreFailure?
+
+        /// Nothing loaded yet.
+        public init(phase: Phase = .idle, standups: IdentifiedArrayOf<Standup> = []) {
+            self.phase = phase
+            self.standups = standups
+            self.queued = []
+            self.writing = []
+            self.failure = nil
+        }
+
+        /// Whether every change is durable.
+        public var isSaved: Bool { queued.isEmpty && writing.isEmpty }
+
+        /// Whether `change` is not yet durable.
+        public func isPending(_ change: StandupChange) -> Bool {
+            queued.contains(change) || writing.contains(change)
+        }
+    }
+
+    /// What happens to the provider.
+    public enum Event: Equatable, Sendable {
+        /// Load the stand-ups and follow others' changes.
+        case load
+        /// The store's stand-ups.
+        case loaded([Standup])
+        /// The store could not be read.
+        case loadFailed(StoreFailure)
+        /// Apply a change and save it.
+        case apply(StandupChange)
+        /// The store wrote the batch in flight.
+        case wrote
+        /// The store could not write the batch in flight; nothing of it was
+        /// written.
+        case writeFailed(StoreFailure)
+        /// Try the failed write again.
+        case retry
+        /// After a failed load: start again, empty or with the samples (a
+        /// damaged file is kept aside).
+        case startOver(withSamples: Bool)
+        /// The stand-ups as the store has them after someone else's change.
+        case updated([Standup])
+    }
+
+    /// The store's port.
+    public struct Dependencies: Sendable {
+        /// The stand-ups, in order.
+        public var load: @Sendable () async throws(StoreFailure) -> [Standup]
+        /// Writes the changes, in order, all or none.
+        public var save: @Sendable (_ changes: [StandupChange]) async throws(StoreFailure) -> Void
+        /// Starts a new store with `standups`, keeping an unreadable one
+        /// aside.
+        public var startOver: @Sendable (_ standups: [Standup]) async throws(StoreFailure) -> Void
+        /// The stand-ups after each change someone else made.
+        public var updates: @Sendable () -> AsyncStream<[Standup]>
+
+        /// Dependencies from their parts.
+        public init(
+            load: @escaping @Sendable () async throws(StoreFailure) -> [Standup],
+            save: @escaping @Sendable (_ changes: [StandupChange]) async throws(StoreFailure) -> Void,
+            startOver: @escaping @Sendable (_ standups: [Standup]) async throws(StoreFailure) -> Void,
+            updates: @escaping @Sendable () -> AsyncStream<[Standup]> = { AsyncStream { $0.finish() } }
+        ) {
+            self.load = load
+            self.save = save
+            self.startOver = startOver
+            self.updates = updates
+        }
+    }
+
+    /// The port.
+    public typealias Env = Dependencies
+
+    /// Every state: the features show it.
+    public typealias Output = State
+
+    static let writeID: EffectID = "write"
+    static let updatesID: EffectID = "updates"
+
+    /// The transitions.
+    public static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
+        let effect = transition(&state, event)
+        return (effect, state)
+    }
+
+    static func transition(_ state: inout State, _ event: Event) -> Self.Effect? {
+        switch event {
+        case .load:
+            guard state.phase == .idle else { return nil }
+            state.phase = .loading
+            return .combine(load(), follow())
+        case .loaded(let standups):
+            state.phase = .loaded
+            state.standups = IdentifiedArrayOf(uniqueElements: standups.uniqued())
+            // Changes made while loading go on top, and are written.
+            for change in state.writing + state.queued { state.standups.apply(change) }
+            return writeNext(&state)
+        case .loadFailed(let failure):
+            state.phase = .failed(failure)
+            return nil
+        case .apply(let change):
+            // Before loading ends, nothing is applied: a change to what is
+            // not known yet could not be shown.
+            guard state.phase == .loaded, state.standups.apply(change) else { return nil }
+            state.queued.append(change)
+            return writeNext(&state)
+        case .wrote:
+            state.writing = []
+            return writeNext(&state)
+        case .writeFailed(let failure):
+            state.failure = failure
+            state.queued = state.writing + state.queued
+            state.writing = []
+            return nil
+        case .retry:
+            guard state.failure != nil else { return nil }
+            state.failure = nil
+            return writeNext(&state)
+        case .startOver(let withSamples):
+            guard case .failed = state.phase else { return nil }
+            state.phase = .loading
+            let standups = withSamples ? Standup.samples : []
+            return Effect(action: { env in
+                do throws(StoreFailure) {
+                    try await env.startOver(standups)
+                    return .loaded(standups)
+                } catch {
+                    return .loadFailed(error)
+                }
+            })
+        case .updated(let standups):
+            guard state.phase == .loaded else { return nil }
+            var updated = IdentifiedArrayOf(uniqueElements: standups.uniqued())
+            for change in state.writing + state.queued { updated.apply(change) }
+            state.standups = updated
+            return nil
+        }
+    }
+
+    /// Hands the queued changes to the store as one batch, unless a batch is
+    /// being written or writing stopped after a failure.
+    static func writeNext(_ state: inout State) -> Self.Effect? {
+        guard state.writing.isEmpty, state.failure == nil, !state.queued.isEmpty else { return nil }
+        state.writing = state.queued
+        state.queued = []
+        let batch = state.writing
+        return Effect(
+            id: writeID,
+            operation: { env, input in
+                do throws(StoreFailure) {
+                    try await env.save(batch)
+                } catch {
+                    try input.send(.writeFailed(error))
+                    return
+                }
+                try input.send(.wrote)
+            })
+    }
+
+    static func load() -> Self.Effect {
+        Effect(action: { env in
+            do throws(StoreFailure) {
+                return .loaded(try await env.load())
+            } catch {
+                return .loadFailed(error)
+            }
+        })
+    }
+
+    static func follow() -> Self.Effect {
+        Effect(
+            id: updatesID,
+            operation: { env, input in
+                for await standups in env.updates() {
+                    try input.send(.updated(standups))
+                }
+            })
+    }
+}
+
+/// Why the store could not read or write the stand-ups: what happened for a
+/// person who does not own the machine's files (``summary``), and the
+/// details with paths for the machine's user and the logs (``detail``).
+public struct StoreFailure: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// What happened, naming no file.
+    public var summary: String
+    /// What happened and what to do, with paths.
+    public var detail: String
+    /// Whether the file is damaged (kept aside when starting over).
+    public var isDamaged: Bool
+
+    /// A failure.
+    public init(summary: String, detail: String, isDamaged: Bool = false) {
+        self.summary = summary
+        self.detail = detail
+        self.isDamaged = isDamaged
+    }
+
+    /// The detail.
+    public var description: String { detail }
+}
+
+extension Array where Element == Standup {
+    /// The stand-ups without a second one of the same id.
+    func uniqued() -> [Standup] {
+        var seen = Set<Standup.ID>()
+        return filter { seen.insert($0.id).inserted }
+    }
+}
