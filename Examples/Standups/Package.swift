@@ -13,6 +13,7 @@ let package = Package(
     products: [],
     dependencies: [
         .package(name: "Oak", path: "../.."),
+        .package(name: "AppSupport", path: "../AppSupport"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
@@ -32,7 +33,15 @@ let package = Package(
             ],
             path: "Providers/StandupsProvider"),
         .target(name: "Devices", dependencies: ["Models"], path: "Providers/Devices"),
-        // Modules: the meeting.
+        // Modules: the features. The form (embedded by the list and the
+        // detail).
+        .target(
+            name: "StandupForm",
+            dependencies: [
+                "Models", .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
+            ],
+            path: "Modules/StandupForm"),
+        // The meeting.
         .target(
             name: "RecordMeeting",
             dependencies: ["Models", "Devices", .product(name: "Oak", package: "Oak")],
@@ -41,6 +50,10 @@ let package = Package(
             name: "ModelsTests",
             dependencies: ["Models", .product(name: "IdentifiedCollections", package: "swift-identified-collections")],
             path: "Tests/ModelsTests"),
+        .testTarget(
+            name: "StandupFormTests",
+            dependencies: ["StandupForm", "Models", .product(name: "Common", package: "AppSupport")],
+            path: "Tests/StandupFormTests"),
         .testTarget(
             name: "StandupsProviderTests",
             dependencies: [
