@@ -41,6 +41,15 @@ let package = Package(
                 "Models", .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
             ],
             path: "Modules/StandupForm"),
+        // The list, and a stand-up's screen.
+        .target(
+            name: "StandupsList",
+            dependencies: ["Models", "StandupForm", .product(name: "Oak", package: "Oak")],
+            path: "Modules/StandupsList"),
+        .target(
+            name: "StandupDetail",
+            dependencies: ["Models", "Devices", "StandupForm", .product(name: "Oak", package: "Oak")],
+            path: "Modules/StandupDetail"),
         // The meeting.
         .target(
             name: "RecordMeeting",
@@ -54,6 +63,17 @@ let package = Package(
             name: "StandupFormTests",
             dependencies: ["StandupForm", "Models", .product(name: "Common", package: "AppSupport")],
             path: "Tests/StandupFormTests"),
+        .testTarget(
+            name: "StandupsListTests",
+            dependencies: ["StandupsList", "StandupForm", "Models"],
+            path: "Tests/StandupsListTests"),
+        .testTarget(
+            name: "StandupDetailTests",
+            dependencies: [
+                "StandupDetail", "StandupForm", "Models", "Devices", .product(name: "Oak", package: "Oak"),
+                .product(name: "OakTesting", package: "Oak"),
+            ],
+            path: "Tests/StandupDetailTests"),
         .testTarget(
             name: "StandupsProviderTests",
             dependencies: [
