@@ -55,6 +55,14 @@ let package = Package(
             name: "RecordMeeting",
             dependencies: ["Models", "Devices", .product(name: "Oak", package: "Oak")],
             path: "Modules/RecordMeeting"),
+        // The root: navigation, the provider, quitting.
+        .target(
+            name: "AppFeature",
+            dependencies: [
+                "Models", "Devices", "StandupsProvider", "StandupsList", "StandupDetail", "RecordMeeting",
+                .product(name: "Oak", package: "Oak"),
+            ],
+            path: "Modules/AppFeature"),
         .testTarget(
             name: "ModelsTests",
             dependencies: ["Models", .product(name: "IdentifiedCollections", package: "swift-identified-collections")],
@@ -74,6 +82,13 @@ let package = Package(
                 .product(name: "OakTesting", package: "Oak"),
             ],
             path: "Tests/StandupDetailTests"),
+        .testTarget(
+            name: "AppFeatureTests",
+            dependencies: [
+                "AppFeature", "Models", "Devices", "StandupsProvider", "StandupDetail", "RecordMeeting",
+                .product(name: "Oak", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            path: "Tests/AppFeatureTests"),
         .testTarget(
             name: "StandupsProviderTests",
             dependencies: [

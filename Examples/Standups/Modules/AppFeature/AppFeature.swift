@@ -1,0 +1,312 @@
+// The root of the app: navigation as one stack of screens over the list
+// (a stand-up, its meeting, a past meeting), each screen with at most one
+// sheet or question of its own; the stand-ups provider as a child run that
+// every screen's changes go to and whose state every screen shows; and
+// quitting, which waits until every change is durable.
+
+import Devices
+import Foundation
+import Models
+import Oak
+import RecordMeeting
+import StandupDetail
+import StandupsList
+import StandupsProvider
+
+/// The AppFeature transducer.
+public enum AppFeature: EffectTransducer {
+    /// A screen pushed over the list.
+    public enum Screen: Equatable, Hashable, Sendable, Identifiable {
+        /// A stand-up's screen: its run, and its state as last reported.
+        case detail(Child<StandupDetail>, StandupDetail.State)
+        /// A meeting: its run, and its state as last reported (kept after
+        /// the run ended, while the meeting is being saved).
+        case meeting(Child<RecordMeeting>, RecordMeeting.State)
+        /// A past meeting of a stand-up.
+        case pastMeeting(Meeting.ID, of: Standup.ID)
+
+        /// Identifies the screen on the stack.
+        public var id: UUID {
+            switch self {
+            case .detail(let child, _): child.id
+            case .meeting(let child, _): child.id
+            case .pastMeeting(let meeting, _): meeting
+            }
+        }
+    }
+
+    /// The app's state.
+    public struct State: Terminable, Equatable, Sendable {
+        /// The provider's run, from `start` on.
+        public var provider: Child<StandupsProvider>?
+        /// The provider's state, as it last reported it: the stand-ups.
+        public var data: StandupsProvider.State
+        /// The list (the bottom of the stack).
+        public var list: StandupsList.State
+        /// The screens over the list, the top one last.
+        public var path: [Screen]
+        /// Whether the user asked to quit while changes were not yet
+        /// durable: the app quits once they are.
+        public var isQuitting: Bool
+        /// Whether the app has quit.
+        public var hasQuit: Bool
+
+        /// The app before `start`.
+        public init() {
+            provider = nil
+            data = StandupsProvider.State()
+            list = StandupsList.State()
+            path = []
+            isQuitting = false
+            hasQuit = false
+        }
+
+        /// The app ends when the user quits.
+        public var isTerminal: Bool { hasQuit }
+
+        /// The screen on top, if any (else the list is shown).
+        public var top: Screen? { path.last }
+
+        var providerChildren: [Child<StandupsProvider>] { provider.map { [$0] } ?? [] }
+        var detailChildren: [Child<StandupDetail>] {
+            path.compactMap { if case .detail(let child, _) = $0 { child } else { nil } }
+        }
+        var meetingChildren: [Child<RecordMeeting>] {
+            path.compactMap { screen in
+                // A meeting that ended has no run any more.
+                if case .meeting(let child, let meeting) = screen, !meeting.isTerminal { child } else { nil }
+            }
+        }
+    }
+
+    /// What happens to the app.
+    public enum Event: Equatable, Sendable {
+        /// Start the provider (load the stand-ups).
+        case start
+        /// The provider's state.
+        case provider(StandupsProvider.State)
+        /// An event of the list.
+        case list(StandupsList.Event)
+        /// Open a stand-up's screen.
+        case open(Standup.ID)
+        /// A stand-up's screen reported its state.
+        case detail(UUID, StandupDetail.State)
+        /// A meeting reported its state.
+        case meeting(UUID, RecordMeeting.State)
+        /// Back: the top screen goes (not a meeting in progress: it asks).
+        case back
+        /// Try the failed write again.
+        case retrySave
+        /// After a failed load: start again, empty or with the samples.
+        case startOver(withSamples: Bool)
+        /// Quit once every change is durable (asked again, at once); during
+        /// a meeting, the meeting asks first.
+        case quit
+    }
+
+    /// The ports of the provider and the features.
+    public struct Env: Sendable {
+        /// The stand-ups' store.
+        public var standups: StandupsProvider.Dependencies
+        /// A stand-up's screen's port.
+        public var detail: StandupDetail.Env
+        /// The meeting's port.
+        public var meeting: RecordMeeting.Env
+
+        /// The ports.
+        public init(standups: StandupsProvider.Dependencies, detail: StandupDetail.Env, meeting: RecordMeeting.Env) {
+            self.standups = standups
+            self.detail = detail
+            self.meeting = meeting
+        }
+    }
+
+    /// Every event is processed before its sender goes on: a key's intent
+    /// returns with the app showing its result.
+    public typealias Proxy = SyncSuspendingProxy<Event>
+
+    /// The transitions.
+    public static func update(_ state: inout State, event: Event) -> Self.Effect? {
+        let before = state
+        var effects: [Self.Effect] = []
+        transition(&state, event, &effects)
+        if state.hasQuit {
+            state.provider = nil
+            state.path = []
+        }
+        if let change = Self.Effect.children(
+            \.providerChildren, from: before, to: state,
+            start: { child in .run(child, env: { $0.standups }, output: { .provider($0) }) })
+        {
+            effects.insert(change, at: 0)
+        }
+        if let change = Self.Effect.children(
+            \.detailChildren, from: before, to: state,
+            start: { child in .run(child, env: { $0.detail }, output: { .detail(child.id, $0) }) })
+        {
+            effects.insert(change, at: 0)
+        }
+        if let change = Self.Effect.children(
+            \.meetingChildren, from: before, to: state,
+            start: { child in
+                .combine(
+                    .run(child, env: { $0.meeting }, output: { .meeting(child.id, $0) }),
+                    Effect(operation: { _, _ in await child.proxy.send(.start) }))
+            })
+        {
+            effects.insert(change, at: 0)
+        }
+        switch effects.count {
+        case 0: return nil
+        case 1: return effects[0]
+        default: return .combine(effects)
+        }
+    }
+
+    static func transition(_ state: inout State, _ event: Event, _ effects: inout [Self.Effect]) {
+        switch event {
+        case .start:
+            guard state.provider == nil, !state.hasQuit else { return }
+            let provider = Child(
+                StandupsProvider.self, initialState: StandupsProvider.State(),
+                proxy: StandupsProvider.Proxy(bufferSize: 64, initialEvent: .load))
+            state.provider = provider
+        case .provider(let data):
+            state.data = data
+            followProvider(&state, &effects)
+            if state.isQuitting, data.isSaved { state.hasQuit = true }
+        case .list(let event):
+            guard state.path.isEmpty else { return }
+            if let added = StandupsList.update(&state.list, event: event) {
+                save(.add(added), &state, &effects)
+            }
+        case .open(let id):
+            guard state.path.isEmpty, state.list.adding == nil, let standup = state.data.standups[id: id] else {
+                return
+            }
+            let initial = StandupDetail.State(standup: standup)
+            state.path.append(.detail(Child(StandupDetail.self, initialState: initial), initial))
+        case .detail(let id, let detail):
+            guard let index = state.path.firstIndex(where: { $0.id == id }),
+                case .detail(let child, _) = state.path[index]
+            else { return }
+            state.path[index] = .detail(child, detail)
+            switch detail.request {
+            case .save(let change):
+                save(change, &state, &effects)
+            case .deleteStandup(let standupID):
+                save(.delete(standupID), &state, &effects)
+                pop(id, &state)
+            case .startMeeting(let standup, let isRecording):
+                guard state.top?.id == id else { return }
+                let initial = RecordMeeting.State(standup: standup, isRecording: isRecording)
+                state.path.append(.meeting(Child(RecordMeeting.self, initialState: initial), initial))
+            case .openMeeting(let meetingID):
+                guard state.top?.id == id else { return }
+                state.path.append(.pastMeeting(meetingID, of: detail.standup.id))
+            case nil:
+                break
+            }
+        case .meeting(let id, let meeting):
+            guard let index = state.path.firstIndex(where: { $0.id == id }),
+                case .meeting(let child, _) = state.path[index]
+            else { return }
+            state.path[index] = .meeting(child, meeting)
+            switch meeting.ending {
+            case .saved(let saved):
+                save(.addMeeting(saved, to: meeting.standup.id), &state, &effects)
+                closeSavedMeetings(&state)
+            case .discarded:
+                pop(id, &state)
+            case .saving, nil:
+                break
+            }
+        case .back:
+            guard let top = state.top else {
+                state.list.adding = nil
+                return
+            }
+            if case .meeting(let child, let meeting) = top {
+                // A meeting is ended by its question, not by Back.
+                if meeting.ending == nil {
+                    effects.append(Effect(operation: { _, _ in await child.proxy.send(.endMeeting) }))
+                }
+                return
+            }
+            pop(top.id, &state)
+        case .retrySave:
+            if let provider = state.provider { effects.append(.send(.retry, to: provider)) }
+        case .startOver(let withSamples):
+            if let provider = state.provider {
+                effects.append(.send(.startOver(withSamples: withSamples), to: provider))
+            }
+        case .quit:
+            // A meeting in progress asks first (save, discard or resume);
+            // asked again while it asks, the app quits.
+            if case .meeting(let child, let meeting) = state.top, meeting.ending == nil, meeting.question == nil,
+                !state.isQuitting
+            {
+                effects.append(Effect(operation: { _, _ in await child.proxy.send(.endMeeting) }))
+                return
+            }
+            if state.data.isSaved || state.isQuitting {
+                state.hasQuit = true
+            } else {
+                state.isQuitting = true
+            }
+        }
+    }
+
+    /// Hands `change` to the provider.
+    static func save(_ change: StandupChange, _ state: inout State, _ effects: inout [Self.Effect]) {
+        guard let provider = state.provider else { return }
+        effects.append(.send(.apply(change), to: provider))
+    }
+
+    /// Removes the screen `id` and every screen above it; nothing when it
+    /// is not on the stack (a second pop of the same screen).
+    static func pop(_ id: UUID, _ state: inout State) {
+        guard let index = state.path.firstIndex(where: { $0.id == id }) else { return }
+        state.path.removeSubrange(index...)
+    }
+
+    /// Shows the provider's stand-ups on every screen: a stand-up's screen
+    /// gets its new version, or goes when it was deleted; a past meeting
+    /// that was deleted goes; a saved meeting's screen goes once the
+    /// meeting is durable.
+    static func followProvider(_ state: inout State, _ effects: inout [Self.Effect]) {
+        guard state.data.phase == .loaded else { return }
+        screens: for screen in state.path {
+            switch screen {
+            case .detail(let child, let detail):
+                guard let standup = state.data.standups[id: detail.standup.id] else {
+                    // Deleted (here or elsewhere): it and the screens above go.
+                    pop(child.id, &state)
+                    break screens
+                }
+                if standup != detail.standup { effects.append(.send(.standupChanged(standup), to: child)) }
+            case .pastMeeting(let meetingID, let standupID):
+                if state.data.standups[id: standupID]?.meetings[id: meetingID] == nil { pop(screen.id, &state) }
+            case .meeting:
+                break
+            }
+        }
+        closeSavedMeetings(&state)
+        state.list.selection = min(state.list.selection, max(state.data.standups.count - 1, 0))
+    }
+
+    /// Closes the screen of a saved meeting once the provider has written
+    /// it (the screen says "Saving…" until then).
+    static func closeSavedMeetings(_ state: inout State) {
+        for screen in state.path {
+            guard case .meeting(let child, let meeting) = screen, case .saved(let saved) = meeting.ending else {
+                continue
+            }
+            let change = StandupChange.addMeeting(saved, to: meeting.standup.id)
+            let stored = state.data.standups[id: meeting.standup.id]?.meetings[id: saved.id] != nil
+            // Its stand-up deleted meanwhile: nothing to wait for.
+            let gone = state.data.standups[id: meeting.standup.id] == nil
+            if (stored && !state.data.isPending(change)) || gone { pop(child.id, &state) }
+        }
+    }
+}

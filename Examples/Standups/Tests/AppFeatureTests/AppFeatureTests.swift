@@ -1,0 +1,136 @@
+// The whole app over mock ports: SyncUps' app scenarios (their names in the
+// comments), navigation as one stack, and quitting after every change is
+// durable.
+
+import AppFeature
+import Clocks
+import Devices
+import Foundation
+import Models
+import Oak
+import RecordMeeting
+import StandupDetail
+import StandupsProvider
+import Testing
+
+@Suite("The app", .timeLimit(.minutes(1)))
+@MainActor
+struct AppFeatureTests {
+    func started(_ store: MockStandupsStore, env: AppFeature.Env? = nil) async throws -> AppHarness {
+        let app = AppHarness(env: env ?? appEnv(store))
+        try await app.send(.start) { $0.data.phase == .loaded }
+        return app
+    }
+
+    // SyncUps: testDetailEdit.
+    @Test func editingAStandupSavesItInTheStore() async throws {
+        let store = MockStandupsStore([.mock])
+        let app = try await started(store)
+        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        try await app.detail(.edit) { if case .detail(_, let d) = $0.top { d.destination != nil } else { false } }
+        try await app.detail(.form(.setTitle("Blob"))) { _ in true }
+        try await app.detail(.doneEditing) { $0.data.standups.first?.title == "Blob" && $0.data.isSaved }
+        #expect(store.standups.map(\.title) == ["Blob"])
+        #expect(store.standups.first?.meetings == Standup.mock.meetings)
+        await app.end()
+    }
+
+    // SyncUps: testDelete.
+    @Test func deletingAStandupEmptiesTheListAndPopsItsScreen() async throws {
+        let store = MockStandupsStore([.mock])
+        let app = try await started(store)
+        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        try await app.detail(.delete) { if case .detail(_, let d) = $0.top { d.destination != nil } else { false } }
+        try await app.detail(.confirmDeletion) { $0.path.isEmpty && $0.data.standups.isEmpty && $0.data.isSaved }
+        #expect(app.state.data.standups.isEmpty)
+        #expect(store.standups.isEmpty)
+        await app.end()
+    }
+
+    // SyncUps: testRecording.
+    @Test func aRecordedMeetingClosesItselfAndTheStandupHasIt() async throws {
+        let clock = TestClock()
+        let log = SpeechLog()
+        let sounds = SoundLog()
+        let store = MockStandupsStore([threeInSix])
+        let speech = SpeechClient.mock(results: ["I completed the project"], log: log)
+        let app = try await started(store, env: appEnv(store, speech: speech, clock: clock, sounds: sounds))
+        try await app.send(.open(threeInSix.id)) { $0.path.count == 1 }
+        try await app.detail(.startMeeting) { $0.meeting?.transcript == "I completed the project" }
+        await clock.advance(by: .seconds(6))
+        await app.waitFor { $0.path.count == 1 && $0.data.isSaved }
+        let meeting = Meeting(
+            id: UUID(number: 0), date: Date(timeIntervalSince1970: 1_234_567_890), transcript: "I completed the project"
+        )
+        #expect(app.state.data.standups[id: threeInSix.id]?.meetings.elements == [meeting])
+        #expect(store.standups.first?.meetings.elements == [meeting])
+        #expect(sounds.plays == 2)
+        #expect(log.starts == 1 && !log.isRunning)
+        await app.end()
+    }
+
+    @Test func backFromAMeetingAsksAndDiscardingClosesIt() async throws {
+        let log = SpeechLog()
+        let store = MockStandupsStore([threeInSix])
+        let speech = SpeechClient.mock(staysOpen: true, log: log)
+        let app = try await started(store, env: appEnv(store, speech: speech))
+        try await app.send(.open(threeInSix.id)) { $0.path.count == 1 }
+        try await app.detail(.startMeeting) { $0.meeting?.recognition == .listening }
+        try await app.send(.back) { $0.meeting?.question == .endMeeting(isDiscardable: true) }
+        try await app.meeting(.confirmDiscard) { $0.path.count == 1 }
+        #expect(store.standups.first?.meetings.isEmpty == true)
+        #expect(log.starts == 1 && !log.isRunning)
+        await app.end()
+    }
+
+    @Test func aPastMeetingOpensOverItsStandupAndBackPopsExactlyOneScreen() async throws {
+        let store = MockStandupsStore([.mock])
+        let app = try await started(store)
+        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        let meeting = Standup.mock.meetings[0]
+        try await app.detail(.openMeeting(meeting.id)) { $0.path.count == 2 }
+        #expect(app.state.top == .pastMeeting(meeting.id, of: Standup.mock.id))
+        try await app.send(.back) { $0.path.count == 1 }
+        // Opened again: the same screen again.
+        try await app.detail(.openMeeting(meeting.id)) { $0.path.count == 2 }
+        try await app.send(.back) { $0.path.count == 1 }
+        try await app.send(.back) { $0.path.isEmpty }
+        try await app.send(.back) { $0.path.isEmpty }
+        await app.end()
+    }
+
+    @Test func aStandupDeletedElsewhereClosesItsScreens() async throws {
+        let store = MockStandupsStore([.mock, .engineeringMock])
+        let app = try await started(store)
+        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        try await app.detail(.openMeeting(Standup.mock.meetings[0].id)) { $0.path.count == 2 }
+        store.changeElsewhere(.delete(Standup.mock.id))
+        await app.waitFor { $0.path.isEmpty && $0.data.standups.count == 1 }
+        await app.end()
+    }
+
+    @Test func quittingWaitsUntilEveryChangeIsDurable() async throws {
+        let failure = StoreFailure(summary: "The disk is full.", detail: "disk full")
+        let store = MockStandupsStore([], saveFailures: [failure])
+        let app = try await started(store)
+        try await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        try await app.send(.list(.form(.setTitle("Kept")))) { _ in true }
+        try await app.send(.list(.confirmAdd)) { $0.data.failure == failure }
+        try await app.send(.quit) { $0.isQuitting }
+        #expect(!app.state.hasQuit)
+        try await app.send(.retrySave) { $0.hasQuit }
+        #expect(store.standups.map(\.title) == ["Kept"])
+        await app.end()
+    }
+
+    @Test func quittingAgainQuitsAtOnce() async throws {
+        let failure = StoreFailure(summary: "The disk is full.", detail: "disk full")
+        let store = MockStandupsStore([], saveFailures: [failure])
+        let app = try await started(store)
+        try await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        try await app.send(.list(.confirmAdd)) { $0.data.failure == failure }
+        try await app.send(.quit) { $0.isQuitting }
+        try await app.send(.quit) { $0.hasQuit }
+        await app.end()
+    }
+}

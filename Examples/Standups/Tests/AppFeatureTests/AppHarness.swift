@@ -1,0 +1,116 @@
+import AppFeature
+import Clocks
+import Devices
+import Foundation
+import Models
+import Oak
+import RecordMeeting
+import StandupDetail
+import StandupsProvider
+import Testing
+
+/// Runs the app with mock ports on the main actor; keeps the states it
+/// reports and wakes the tests that wait for one.
+@MainActor
+final class AppHarness {
+    let proxy = AppFeature.Proxy(bufferSize: 64)
+    private(set) var state = AppFeature.State()
+    private var run: Task<Void, Never>?
+    private var waiters: [(condition: (AppFeature.State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+    init(env: AppFeature.Env) {
+        let proxy = self.proxy
+        let storage = ReportingStorage()
+        run = Task { @MainActor in
+            _ = try? await AppFeature.run(storage: storage, proxy: proxy, env: env)
+        }
+        storage.report = { [weak self] state in self?.report(state) }
+    }
+
+    private func report(_ state: AppFeature.State) {
+        self.state = state
+        var waiting: [(condition: (AppFeature.State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        for waiter in waiters {
+            if waiter.condition(state) { waiter.continuation.resume() } else { waiting.append(waiter) }
+        }
+        waiters = waiting
+    }
+
+    /// Sends `event` and waits until `condition` holds of the state.
+    func send(
+        _ event: AppFeature.Event, until condition: @escaping (AppFeature.State) -> Bool = { _ in true }
+    )
+        async throws
+    {
+        try await proxy.checkedSend(event)
+        await waitFor(condition)
+    }
+
+    /// Sends `event` to the stand-up's screen on top and waits until
+    /// `condition` holds.
+    func detail(_ event: StandupDetail.Event, until condition: @escaping (AppFeature.State) -> Bool) async throws {
+        guard case .detail(let child, _) = state.top else {
+            Issue.record("No stand-up's screen on top: \(String(describing: state.top))")
+            return
+        }
+        try child.send(event)
+        await waitFor(condition)
+    }
+
+    /// Sends `event` to the meeting on top and waits until `condition` holds.
+    func meeting(_ event: RecordMeeting.Event, until condition: @escaping (AppFeature.State) -> Bool) async throws {
+        guard case .meeting(let child, _) = state.top else {
+            Issue.record("No meeting on top: \(String(describing: state.top))")
+            return
+        }
+        try await child.proxy.checkedSend(event)
+        await waitFor(condition)
+    }
+
+    /// Waits until the run reports a state for which `condition` holds (the
+    /// suite's time limit bounds it).
+    func waitFor(_ condition: @escaping (AppFeature.State) -> Bool) async {
+        guard !condition(state) else { return }
+        await withCheckedContinuation { waiters.append((condition, $0)) }
+    }
+
+    func end() async {
+        proxy.cancel()
+        await run?.value
+    }
+}
+
+/// Storage that reports every state the run stores.
+final class ReportingStorage: Storage {
+    var value = AppFeature.State() {
+        didSet { report?(value) }
+    }
+    var report: ((AppFeature.State) -> Void)?
+}
+
+extension AppFeature.State {
+    /// The meeting on top, if any.
+    var meeting: RecordMeeting.State? {
+        if case .meeting(_, let meeting) = top { meeting } else { nil }
+    }
+}
+
+/// The app's ports over `store`, with `speech` and a test clock.
+func appEnv(
+    _ store: MockStandupsStore, speech: SpeechClient = .unavailable(.denied), clock: TestClock<Duration> = TestClock(),
+    sounds: SoundLog = SoundLog()
+) -> AppFeature.Env {
+    AppFeature.Env(
+        standups: .mock(store), detail: StandupDetail.Env(speech: speech),
+        meeting: RecordMeeting.Env(
+            clock: clock, speech: speech, sound: .mock(sounds), now: { Date(timeIntervalSince1970: 1_234_567_890) },
+            uuid: { UUID(number: 0) }))
+}
+
+/// Three attendees, six seconds: two seconds each.
+let threeInSix = Standup(
+    id: UUID(number: 0x100), title: "Morning", durationSeconds: 6, theme: .teal,
+    attendees: [
+        Attendee(id: UUID(number: 0x101), name: "Ada"), Attendee(id: UUID(number: 0x102), name: "Grace"),
+        Attendee(id: UUID(number: 0x103), name: "Linus"),
+    ])
