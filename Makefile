@@ -3,13 +3,14 @@
 .PHONY: test bench bench-smoke
 
 # Every test of every package of the repository: the library (Oak,
-# OakTesting), the app-support package and the Comics app. CI runs this
-# (.ci/run), plus the checks that are not tests (format, dependency rules,
+# OakTesting), the app-support package, the Comics app and the Standups
+# app. CI runs this (.ci/run), plus the checks that are not tests (format, dependency rules,
 # SwiftUI stand-in, DocC, benchmark smoke, TSan).
 test:
 	swift test
 	swift test --package-path Examples/AppSupport
 	swift test --package-path Examples/Comics
+	swift test --package-path Examples/Standups
 
 # The benchmark suite (Benchmarks/, package-benchmark, release build): runs
 # W1-W6 next to their plain-Swift floors, prints the ratio table and writes it

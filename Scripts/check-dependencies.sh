@@ -48,5 +48,23 @@ if awk '/executableTarget\(/,/path: "App"\)/' Package.swift | grep -qE 'OakTesti
 fi
 cd ../..
 
+# --- Standups (decision 0027): Core models know nothing else; providers know
+# models and Oak; modules (features) never import an adapter or a store;
+# nothing imports the injector.
+cd Examples/Standups
+standups_adapters='StandupsStore|Speech|CPocketsphinx|LiveProviders|GRDB|Hummingbird|HummingbirdCore|NIOCore|PostgresNIO|WebHost|ServerSupport|App'
+check "the models must not import anything of the app" \
+    '^(@testable )?import (Devices|StandupsProvider|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|Oak|'"$standups_adapters"')\b' \
+    Core/Models
+check "a provider must not import a feature or an adapter" \
+    '^(@testable )?import (StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|'"$standups_adapters"')\b' \
+    Providers
+check "a feature must not import an adapter or a store" \
+    '^(@testable )?import ('"$standups_adapters"')\b' Modules
+check "nothing imports App" '^(@testable )?import App\b' .
+check "the shipped program must not link a test library" \
+    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting)\b' Core Providers Modules
+cd ../..
+
 if [ "$status" -eq 0 ]; then echo "dependency rules hold"; fi
 exit "$status"
