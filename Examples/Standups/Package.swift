@@ -16,6 +16,7 @@ let package = Package(
         .package(name: "AppSupport", path: "../AppSupport"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Core: the domain's values, no behaviour beyond their rules.
@@ -23,6 +24,15 @@ let package = Package(
             name: "Models",
             dependencies: [.product(name: "IdentifiedCollections", package: "swift-identified-collections")],
             path: "Core/Models"),
+        // Core: the store, SQLite through GRDB (an adapter: knows only the
+        // models).
+        .target(
+            name: "StandupsStore",
+            dependencies: [
+                "Models", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+            ],
+            path: "Core/StandupsStore"),
         // Providers: the stand-ups provider (a run of its own), and the
         // devices' ports (speech, sound), each with its mock.
         .target(
@@ -33,6 +43,11 @@ let package = Package(
             ],
             path: "Providers/StandupsProvider"),
         .target(name: "Devices", dependencies: ["Models"], path: "Providers/Devices"),
+        // The providers' live dependencies, over the Core adapters.
+        .target(
+            name: "LiveProviders",
+            dependencies: ["Models", "StandupsProvider", "StandupsStore"],
+            path: "Providers/Live"),
         // Modules: the features. The form (embedded by the list and the
         // detail).
         .target(
@@ -63,6 +78,17 @@ let package = Package(
                 .product(name: "Oak", package: "Oak"),
             ],
             path: "Modules/AppFeature"),
+        // What the tests share: a test clock whose sleeps are awaited.
+        .target(
+            name: "StandupsTestSupport", dependencies: [.product(name: "Clocks", package: "swift-clocks")],
+            path: "Tests/Support"),
+        .testTarget(
+            name: "StandupsStoreTests",
+            dependencies: [
+                "StandupsStore", "LiveProviders", "StandupsProvider", "Models", .product(name: "Oak", package: "Oak"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/StandupsStoreTests"),
         .testTarget(
             name: "ModelsTests",
             dependencies: ["Models", .product(name: "IdentifiedCollections", package: "swift-identified-collections")],
@@ -87,6 +113,7 @@ let package = Package(
             dependencies: [
                 "AppFeature", "Models", "Devices", "StandupsProvider", "StandupDetail", "RecordMeeting",
                 .product(name: "Oak", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
+                "StandupsTestSupport",
             ],
             path: "Tests/AppFeatureTests"),
         .testTarget(
@@ -102,6 +129,7 @@ let package = Package(
             dependencies: [
                 "RecordMeeting", "Models", "Devices", .product(name: "Oak", package: "Oak"),
                 .product(name: "OakTesting", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
+                "StandupsTestSupport",
             ],
             path: "Tests/RecordMeetingTests"),
     ],

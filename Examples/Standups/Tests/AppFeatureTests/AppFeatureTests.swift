@@ -11,6 +11,7 @@ import Oak
 import RecordMeeting
 import StandupDetail
 import StandupsProvider
+import StandupsTestSupport
 import Testing
 
 @Suite("The app", .timeLimit(.minutes(1)))
@@ -49,7 +50,7 @@ struct AppFeatureTests {
 
     // SyncUps: testRecording.
     @Test func aRecordedMeetingClosesItselfAndTheStandupHasIt() async throws {
-        let clock = TestClock()
+        let clock = WatchedClock()
         let log = SpeechLog()
         let sounds = SoundLog()
         let store = MockStandupsStore([threeInSix])
@@ -57,7 +58,7 @@ struct AppFeatureTests {
         let app = try await started(store, env: appEnv(store, speech: speech, clock: clock, sounds: sounds))
         try await app.send(.open(threeInSix.id)) { $0.path.count == 1 }
         try await app.detail(.startMeeting) { $0.meeting?.transcript == "I completed the project" }
-        await clock.advance(by: .seconds(6))
+        for _ in 1...6 { await clock.advance(by: .seconds(1)) }
         await app.waitFor { $0.path.count == 1 && $0.data.isSaved }
         let meeting = Meeting(
             id: UUID(number: 0), date: Date(timeIntervalSince1970: 1_234_567_890), transcript: "I completed the project"

@@ -7,6 +7,7 @@ import Oak
 import RecordMeeting
 import StandupDetail
 import StandupsProvider
+import StandupsTestSupport
 import Testing
 
 /// Runs the app with mock ports on the main actor; keeps the states it
@@ -97,7 +98,7 @@ extension AppFeature.State {
 
 /// The app's ports over `store`, with `speech` and a test clock.
 func appEnv(
-    _ store: MockStandupsStore, speech: SpeechClient = .unavailable(.denied), clock: TestClock<Duration> = TestClock(),
+    _ store: MockStandupsStore, speech: SpeechClient = .unavailable(.denied), clock: WatchedClock = WatchedClock(),
     sounds: SoundLog = SoundLog()
 ) -> AppFeature.Env {
     AppFeature.Env(

@@ -10,17 +10,19 @@ import Models
 import Oak
 import OakTesting
 import RecordMeeting
+import StandupsTestSupport
 import Testing
 
 @Suite("The meeting")
 struct RecordMeetingTests {
     // SyncUps: testTimer (and the plain-SwiftUI version's sound count).
     @Test func theTimerAdvancesSpeakersAndSavesWhenTimeIsUp() async {
-        let clock = TestClock()
+        let clock = WatchedClock()
         let sounds = SoundLog()
         let steps = meetingSteps(
             recording: false, env: meetingEnv(clock: clock, speech: .unavailable(.denied), sounds: sounds))
         await steps.send(.start) { $0.isStarted = true }
+        await clock.waitForSleeps()
         let expected: [(speaker: Int, remaining: Int)] = [(0, 5), (1, 4), (1, 3), (2, 2), (2, 1)]
         for (second, step) in expected.enumerated() {
             await clock.advance(by: .seconds(1))
@@ -45,7 +47,7 @@ struct RecordMeetingTests {
 
     // SyncUps: testRecordTranscript.
     @Test func theTranscriptComesFromTheRecogniser() async {
-        let clock = TestClock()
+        let clock = WatchedClock()
         let log = SpeechLog()
         let speech = SpeechClient.mock(results: ["I completed", "I completed the project"], log: log)
         let steps = meetingSteps(recording: true, env: meetingEnv(clock: clock, speech: speech))
@@ -53,6 +55,7 @@ struct RecordMeetingTests {
             $0.isStarted = true
             $0.recognition = .listening
         }
+        await clock.waitForSleeps()
         await steps.receive(.speechResult("I completed")) { $0.transcript = "I completed" }
         await steps.receive(.speechResult("I completed the project")) { $0.transcript = "I completed the project" }
         await steps.receive(.speechEnded) { $0.recognition = .ended }
@@ -66,9 +69,10 @@ struct RecordMeetingTests {
 
     // SyncUps: testEndMeetingSave.
     @Test func endingEarlyAndSavingIgnoresTicksWhileAsking() async {
-        let clock = TestClock()
+        let clock = WatchedClock()
         let steps = meetingSteps(.mock, recording: false, env: meetingEnv(clock: clock, speech: .unavailable(.denied)))
         await steps.send(.start) { $0.isStarted = true }
+        await clock.waitForSleeps()
         await steps.send(.endMeeting) { $0.question = .endMeeting(isDiscardable: true) }
         for _ in 1...3 {
             await clock.advance(by: .seconds(1))
@@ -86,7 +90,7 @@ struct RecordMeetingTests {
 
     // SyncUps: testEndMeetingDiscard.
     @Test func endingEarlyAndDiscardingSavesNothing() async {
-        let clock = TestClock()
+        let clock = WatchedClock()
         let steps = meetingSteps(.mock, recording: false, env: meetingEnv(clock: clock, speech: .unavailable(.denied)))
         await steps.send(.start) { $0.isStarted = true }
         await steps.send(.endMeeting) { $0.question = .endMeeting(isDiscardable: true) }
@@ -98,9 +102,10 @@ struct RecordMeetingTests {
     }
 
     @Test func resumingAfterEndingEarlyGoesOn() async {
-        let clock = TestClock()
+        let clock = WatchedClock()
         let steps = meetingSteps(recording: false, env: meetingEnv(clock: clock, speech: .unavailable(.denied)))
         await steps.send(.start) { $0.isStarted = true }
+        await clock.waitForSleeps()
         await steps.send(.endMeeting) { $0.question = .endMeeting(isDiscardable: true) }
         await steps.send(.resume) { $0.question = nil }
         await runToTheEnd(steps, clock: clock, from: 0)
@@ -111,11 +116,12 @@ struct RecordMeetingTests {
 
     // SyncUps: testNextSpeaker (and the plain-SwiftUI version's sounds).
     @Test func nextJumpsToTheNextSpeakerAndAsksOnTheLast() async {
-        let clock = TestClock()
+        let clock = WatchedClock()
         let sounds = SoundLog()
         let steps = meetingSteps(
             recording: false, env: meetingEnv(clock: clock, speech: .unavailable(.denied), sounds: sounds))
         await steps.send(.start) { $0.isStarted = true }
+        await clock.waitForSleeps()
         await steps.send(.next) {
             $0.speakerIndex = 1
             $0.secondsElapsed = 2
@@ -141,7 +147,7 @@ struct RecordMeetingTests {
 
     // SyncUps: testSpeechRecognitionFailure_Continue.
     @Test func aRecogniserFailingAfterAResultMarksTheTranscriptAndTheMeetingGoesOn() async {
-        let clock = TestClock()
+        let clock = WatchedClock()
         let log = SpeechLog()
         let speech = SpeechClient.mock(
             results: ["I completed the project"], failure: SpeechFailure("The microphone went away."), log: log)
@@ -150,6 +156,7 @@ struct RecordMeetingTests {
             $0.isStarted = true
             $0.recognition = .listening
         }
+        await clock.waitForSleeps()
         await steps.receive(.speechResult("I completed the project")) { $0.transcript = "I completed the project" }
         await steps.receive(.speechFailed(SpeechFailure("The microphone went away."))) {
             $0.recognition = .failed(SpeechFailure("The microphone went away."))
@@ -167,7 +174,7 @@ struct RecordMeetingTests {
 
     // SyncUps: testSpeechRecognitionFailure_Discard.
     @Test func aRecogniserFailingAtOnceAsksAndDiscardingSavesNothing() async {
-        let clock = TestClock()
+        let clock = WatchedClock()
         let speech = SpeechClient.mock(failure: SpeechFailure("No audio."))
         let steps = meetingSteps(.mock, recording: true, env: meetingEnv(clock: clock, speech: speech))
         await steps.send(.start) {
@@ -186,7 +193,7 @@ struct RecordMeetingTests {
     }
 
     @Test func theRecogniserStopsWhenTheMeetingEndsEarly() async {
-        let clock = TestClock()
+        let clock = WatchedClock()
         let log = SpeechLog()
         let speech = SpeechClient.mock(results: ["hello"], staysOpen: true, log: log)
         let steps = meetingSteps(recording: true, env: meetingEnv(clock: clock, speech: speech))
@@ -210,7 +217,7 @@ struct RecordMeetingTests {
         let log = SpeechLog()
         let speech = SpeechClient.mock(staysOpen: true, log: log)
         let proxy = RecordMeeting.Proxy()
-        let env = meetingEnv(clock: TestClock(), speech: speech)
+        let env = meetingEnv(clock: WatchedClock(), speech: speech)
         let run = Task {
             try await RecordMeeting.run(
                 initialState: RecordMeeting.State(standup: threeInSix, isRecording: true), proxy: proxy, env: env)
@@ -248,7 +255,7 @@ struct RecordMeetingTests {
 
     /// Advances the clock second by second to the meeting's end, receiving
     /// each tick; the last one ends the meeting.
-    func runToTheEnd(_ steps: Steps<RecordMeeting>, clock: TestClock<Duration>, from elapsed: Int) async {
+    func runToTheEnd(_ steps: Steps<RecordMeeting>, clock: WatchedClock, from elapsed: Int) async {
         let schedule = steps.expected.schedule
         for second in (elapsed + 1)...schedule.durationSeconds {
             await clock.advance(by: .seconds(1))

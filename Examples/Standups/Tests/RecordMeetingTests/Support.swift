@@ -5,6 +5,7 @@ import Models
 import Oak
 import OakTesting
 import RecordMeeting
+import StandupsTestSupport
 
 /// A tester of a transducer whose output is its state, checking every
 /// output: the helpers follow the expected state themselves (the tester's

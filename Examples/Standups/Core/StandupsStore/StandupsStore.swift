@@ -1,0 +1,319 @@
+// The stand-ups in SQLite through GRDB: a `DatabasePool` in WAL mode, so
+// that the terminal app and a web server can use the same file at once
+// (readers never wait, a writer waits up to five seconds for another).
+// Every batch of changes is one transaction: a process killed while
+// writing leaves the data as it was before the batch or after it, never a
+// mix. A damaged file is refused untouched; starting over moves it aside,
+// never overwriting it.
+
+import Foundation
+import GRDB
+import IdentifiedCollections
+import Models
+import Synchronization
+
+/// The stand-ups kept in `standups.sqlite` in a data directory.
+public final class StandupsStore: Sendable {
+    /// The database file's path.
+    public let path: String
+    /// The data directory.
+    public let directory: URL
+    private let pool = Mutex<DatabasePool?>(nil)
+
+    /// The file's name in the data directory.
+    public static let fileName = "standups.sqlite"
+    /// How long a write waits for another connection's, in seconds.
+    static let busyTimeout: TimeInterval = 5
+
+    /// A store in `directory`; nothing is opened until ``load()``.
+    public init(directory: URL) {
+        self.directory = directory
+        self.path = directory.appendingPathComponent(Self.fileName).path
+    }
+
+    /// The stand-ups, in the order they were added, each with its
+    /// attendees in order and its meetings the newest first. Opens (and
+    /// creates, with the directory itself) the database on first use.
+    ///
+    /// - Throws: ``StandupsStoreError/damaged(path:reason:)`` for a file
+    ///   that is not a usable SQLite database (left untouched), or
+    ///   ``StandupsStoreError/unreadable(path:reason:)``.
+    public func load() throws(StandupsStoreError) -> [Standup] {
+        let pool = try open()
+        do {
+            return try pool.read { db in try Self.fetchAll(db) }
+        } catch {
+            throw Self.failure(error, path: path) { .unreadable(path: path, reason: $0) }
+        }
+    }
+
+    /// Writes `changes` in order, in one transaction: all or none.
+    ///
+    /// - Throws: ``StandupsStoreError/writeFailed(reason:)`` (nothing was
+    ///   written), or what ``load()`` throws when the file cannot be opened.
+    public func save(_ changes: [StandupChange]) throws(StandupsStoreError) {
+        let pool = try open()
+        do {
+            try pool.write { db in
+                for change in changes { try Self.apply(change, db) }
+            }
+        } catch {
+            throw Self.failure(error, path: path) { .writeFailed(reason: $0) }
+        }
+    }
+
+    /// Starts a new database holding `standups`. A file that cannot be
+    /// used is first renamed aside (`standups.sqlite.damaged-…`, with its
+    /// side files), never overwritten; the new name is returned.
+    ///
+    /// - Throws: ``StandupsStoreError``.
+    @discardableResult
+    public func startOver(with standups: [Standup]) throws(StandupsStoreError) -> String? {
+        var keptAt: String?
+        do throws(StandupsStoreError) {
+            _ = try open()
+        } catch {
+            guard case .damaged = error else { throw error }
+            keptAt = try moveAside()
+        }
+        let pool = try open()
+        do {
+            try pool.write { db in
+                try db.execute(sql: "DELETE FROM standup")
+                for standup in standups { try Self.apply(.add(standup), db) }
+            }
+        } catch {
+            throw Self.failure(error, path: path) { .writeFailed(reason: $0) }
+        }
+        return keptAt
+    }
+
+    /// The stand-ups after every change committed through this store (all
+    /// its users in this process share one pool); the first element is the
+    /// list now. Changes made by another process are seen at this store's
+    /// next write. Ends quietly when the file cannot be read.
+    public func updates() -> AsyncStream<[Standup]> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            guard let pool = try? open() else {
+                continuation.finish()
+                return
+            }
+            let observation = ValueObservation.trackingConstantRegion { db in try Self.fetchAll(db) }
+                .removeDuplicates()
+            let cancellable = observation.start(
+                in: pool, scheduling: .async(onQueue: DispatchQueue(label: "oak-standups.updates")),
+                onError: { _ in continuation.finish() }, onChange: { continuation.yield($0) })
+            continuation.onTermination = { _ in cancellable.cancel() }
+        }
+    }
+
+    // MARK: - Opening
+
+    private func open() throws(StandupsStoreError) -> DatabasePool {
+        if let pool = pool.withLock({ $0 }) { return pool }
+        try SQLiteFile.createDirectory(atPath: directory.path)
+        try SQLiteFile.checkExisting(atPath: path)
+        let opened = try SQLiteFile.openPool(
+            path: path, label: "oak-standups", busyTimeout: Self.busyTimeout, migrator: Self.migrator)
+        return pool.withLock { pool in
+            if let pool { return pool }
+            pool = opened
+            return opened
+        }
+    }
+
+    private func moveAside() throws(StandupsStoreError) -> String {
+        let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+        let aside = path + ".damaged-" + stamp
+        do {
+            try FileManager.default.moveItem(atPath: path, toPath: aside)
+            for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+            }
+        } catch {
+            throw .unreadable(path: path, reason: "it could not be moved aside: \(error.localizedDescription)")
+        }
+        return aside
+    }
+
+    // MARK: - Schema
+
+    /// The schema's history; never change a migration once released, add one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-standups") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE standup (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        position INTEGER NOT NULL,
+                        title TEXT NOT NULL,
+                        durationSeconds INTEGER NOT NULL CHECK (durationSeconds > 0),
+                        theme TEXT NOT NULL
+                    );
+                    CREATE TABLE attendee (
+                        standupId TEXT NOT NULL REFERENCES standup(id) ON DELETE CASCADE,
+                        id TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        PRIMARY KEY (standupId, id)
+                    );
+                    CREATE TABLE meeting (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        standupId TEXT NOT NULL REFERENCES standup(id) ON DELETE CASCADE,
+                        date DOUBLE NOT NULL,
+                        transcript TEXT NOT NULL
+                    );
+                    CREATE INDEX meeting_standup ON meeting(standupId, date);
+                    """)
+        }
+        return migrator
+    }
+
+    // MARK: - Reading and writing
+
+    static func fetchAll(_ db: Database) throws -> [Standup] {
+        var standups = IdentifiedArrayOf<Standup>()
+        for row in try Row.fetchAll(db, sql: "SELECT id, title, durationSeconds, theme FROM standup ORDER BY position")
+        {
+            let id: String = try row.decode(forColumn: "id")
+            let themeName: String = try row.decode(forColumn: "theme")
+            guard let uuid = UUID(uuidString: id) else { throw StoredValueError("a stand-up's id is \(id)") }
+            standups.append(
+                Standup(
+                    id: uuid, title: try row.decode(forColumn: "title"),
+                    durationSeconds: try row.decode(forColumn: "durationSeconds"),
+                    theme: Theme(rawValue: themeName) ?? .bubblegum))
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT standupId, id, name FROM attendee ORDER BY standupId, position") {
+            guard let standup = UUID(uuidString: try row.decode(forColumn: "standupId")),
+                let id = UUID(uuidString: try row.decode(forColumn: "id"))
+            else { throw StoredValueError("an attendee's id is malformed") }
+            standups[id: standup]?.attendees.append(Attendee(id: id, name: try row.decode(forColumn: "name")))
+        }
+        for row in try Row.fetchAll(
+            db, sql: "SELECT standupId, id, date, transcript FROM meeting ORDER BY date DESC, rowid DESC")
+        {
+            guard let standup = UUID(uuidString: try row.decode(forColumn: "standupId")),
+                let id = UUID(uuidString: try row.decode(forColumn: "id"))
+            else { throw StoredValueError("a meeting's id is malformed") }
+            let date = Date(timeIntervalSince1970: try row.decode(forColumn: "date"))
+            standups[id: standup]?.meetings.append(
+                Meeting(id: id, date: date, transcript: try row.decode(forColumn: "transcript")))
+        }
+        // A stand-up saved by an older or foreign writer without attendees
+        // still has its speaker.
+        return standups.map { $0.attendees.isEmpty ? $0.validated() : $0 }
+    }
+
+    static func apply(_ change: StandupChange, _ db: Database) throws {
+        switch change {
+        case .add(let standup):
+            let standup = standup.validated()
+            try db.execute(
+                sql: """
+                    INSERT INTO standup (id, position, title, durationSeconds, theme)
+                    VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM standup), ?, ?, ?)
+                    ON CONFLICT (id) DO NOTHING
+                    """,
+                arguments: [standup.id.uuidString, standup.title, standup.durationSeconds, standup.theme.rawValue])
+            // Added twice (a retried batch): the first one stands.
+            guard db.changesCount > 0 else { return }
+            try writeAttendees(standup, db)
+            for meeting in standup.meetings.reversed() { try apply(.addMeeting(meeting, to: standup.id), db) }
+        case .update(let standup):
+            let standup = standup.validated()
+            try db.execute(
+                sql: "UPDATE standup SET title = ?, durationSeconds = ?, theme = ? WHERE id = ?",
+                arguments: [standup.title, standup.durationSeconds, standup.theme.rawValue, standup.id.uuidString])
+            guard db.changesCount > 0 else { return }
+            try writeAttendees(standup, db)
+        case .delete(let id):
+            try db.execute(sql: "DELETE FROM standup WHERE id = ?", arguments: [id.uuidString])
+        case .addMeeting(let meeting, let standupID):
+            try db.execute(
+                sql: """
+                    INSERT INTO meeting (id, standupId, date, transcript)
+                    SELECT ?, id, ?, ? FROM standup WHERE id = ?
+                    ON CONFLICT (id) DO NOTHING
+                    """,
+                arguments: [
+                    meeting.id.uuidString, meeting.date.timeIntervalSince1970, meeting.transcript,
+                    standupID.uuidString,
+                ])
+        case .deleteMeeting(let meetingID, let standupID):
+            try db.execute(
+                sql: "DELETE FROM meeting WHERE id = ? AND standupId = ?",
+                arguments: [meetingID.uuidString, standupID.uuidString])
+        }
+    }
+
+    private static func writeAttendees(_ standup: Standup, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM attendee WHERE standupId = ?", arguments: [standup.id.uuidString])
+        for (position, attendee) in standup.attendees.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO attendee (standupId, id, position, name) VALUES (?, ?, ?, ?)",
+                arguments: [standup.id.uuidString, attendee.id.uuidString, position, attendee.name])
+        }
+    }
+
+    static func failure(
+        _ error: any Error, path: String, otherwise: (String) -> StandupsStoreError
+    ) -> StandupsStoreError {
+        switch error {
+        case let error as StandupsStoreError: error
+        case let error as DatabaseError where SQLiteFile.isCorruption(error):
+            .damaged(path: path, reason: SQLiteFile.reason(error, busyTimeout: busyTimeout))
+        case let error as DatabaseError: otherwise(SQLiteFile.reason(error, busyTimeout: busyTimeout))
+        case let error as StoredValueError: .damaged(path: path, reason: error.description)
+        case let error as RowDecodingError: .damaged(path: path, reason: "a stored value cannot be read: \(error)")
+        default: otherwise(String(describing: error))
+        }
+    }
+}
+
+/// A stored value that is not what the schema says.
+struct StoredValueError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Why the stand-ups could not be opened, read or written.
+public enum StandupsStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The data directory could not be created.
+    case cannotCreateDirectory(path: String, reason: String)
+    /// The file is not a usable SQLite database; it was left untouched.
+    case damaged(path: String, reason: String)
+    /// The file could not be opened or read.
+    case unreadable(path: String, reason: String)
+    /// A batch could not be written; nothing of it was.
+    case writeFailed(reason: String)
+
+    /// What happened and what to do, with paths.
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason):
+            "Could not create the data directory \(path): \(reason). Create it (its parent must exist), or pass "
+                + "--data-dir with a directory you can write to."
+        case .damaged(let path, let reason):
+            "The stand-ups file \(path) is not a usable SQLite database (\(reason)); it was left untouched. Start "
+                + "over to keep it aside and begin anew, or pass --data-dir."
+        case .unreadable(let path, let reason):
+            "Could not read the stand-ups file \(path): \(reason). Check that you may read and write it and its "
+                + "directory, or pass --data-dir."
+        case .writeFailed(let reason):
+            "Could not save the stand-ups: \(reason). Nothing of the change was written; check the free disk space "
+                + "and that you may write to the data directory, then try again."
+        }
+    }
+
+    /// What happened, naming no file (for a browser's user).
+    public var summary: String {
+        switch self {
+        case .cannotCreateDirectory: "The data directory could not be created."
+        case .damaged: "The stand-ups file is damaged; it was left untouched."
+        case .unreadable: "The stand-ups file could not be read."
+        case .writeFailed: "The change could not be saved; nothing of it was written."
+        }
+    }
+}

@@ -1,0 +1,51 @@
+// The stand-ups provider's live dependencies: the SQLite store (seed 004's
+// `ScrumProvider.live()`). Here, on the adapter side, so that no feature
+// and no provider imports the store; the injector calls it.
+
+import Foundation
+import Models
+import StandupsProvider
+import StandupsStore
+
+extension StandupsProvider.Dependencies {
+    /// Dependencies over the SQLite store in `directory`. The store's
+    /// blocking calls run off the caller's thread.
+    public static func live(_ store: StandupsStore) -> Self {
+        Self(
+            load: { () async throws(StoreFailure) -> [Standup] in
+                try await Self.blocking { () throws(StandupsStoreError) in try store.load() }
+            },
+            save: { (changes: [StandupChange]) async throws(StoreFailure) in
+                try await Self.blocking { () throws(StandupsStoreError) in try store.save(changes) }
+            },
+            startOver: { (standups: [Standup]) async throws(StoreFailure) in
+                try await Self.blocking { () throws(StandupsStoreError) in _ = try store.startOver(with: standups) }
+            },
+            updates: { store.updates() })
+    }
+
+    /// Runs `work` on a thread of Dispatch's global pool (SQLite blocks
+    /// while it waits for the disk or another writer's lock), mapping the
+    /// store's error to the provider's.
+    static func blocking<T: Sendable>(
+        _ work: @escaping @Sendable () throws(StandupsStoreError) -> T
+    ) async throws(StoreFailure) -> T {
+        let result: Result<T, StandupsStoreError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(StandupsStoreError) in try work() })
+            }
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw StoreFailure(error)
+        }
+    }
+}
+
+extension StoreFailure {
+    /// The provider's view of a store error.
+    public init(_ error: StandupsStoreError) {
+        let isDamaged = if case .damaged = error { true } else { false }
+        self.init(summary: error.summary, detail: error.description, isDamaged: isDamaged)
+    }
+}
