@@ -58,7 +58,12 @@ check "the models must not import anything of the app" \
     Core/Models
 check "a provider must not import a feature or an adapter" \
     '^(@testable )?import (StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|'"$standups_adapters"')\b' \
-    Providers
+    Providers/StandupsProvider Providers/Devices
+# Providers/Live is the adapter side of the providers (their live()): it may
+# import the Core adapters, never a feature.
+check "the providers' live dependencies must not import a feature" \
+    '^(@testable )?import (StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|App)\b' \
+    Providers/Live
 check "a feature must not import an adapter or a store" \
     '^(@testable )?import ('"$standups_adapters"')\b' Modules
 check "nothing imports App" '^(@testable )?import App\b' .
