@@ -79,7 +79,8 @@ let package = Package(
         // shipped program.
         .target(name: "TerminalTesting"),
         .target(name: "WebTesting"),
-        .testTarget(name: "CommonTests", dependencies: ["Common"]),
+        .testTarget(
+            name: "CommonTests", dependencies: ["Common", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", .product(name: "Oak", package: "Oak")]),
         .testTarget(name: "WebUITests", dependencies: ["WebUI"]),
         .testTarget(
