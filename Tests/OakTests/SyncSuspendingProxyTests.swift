@@ -119,6 +119,65 @@ struct SyncSuspendingProxyTests {
         #expect(!trace.entries.contains { $0.hasPrefix("update:waiting") })
     }
 
+    /// How the run of ``operationWaitingForItsEventIsReleasedWhenTheRunEnds(_:)``
+    /// ends while it holds the delivery of an event.
+    enum HeldEnding: String, CaseIterable, Sendable {
+        /// `proxy.cancel()` while the held event's output is being delivered.
+        case cancel
+        /// The held event reaches the terminal state.
+        case terminalState
+    }
+
+    @Test(
+        "4.4 / 3.3 an operation waiting until its event is processed is released when the run ends, and run returns",
+        arguments: HeldEnding.allCases)
+    func operationWaitingForItsEventIsReleasedWhenTheRunEnds(_ ending: HeldEnding) async throws {
+        let trace = Trace()
+        let releaseDelivery = Gate()
+        let operationGo = Gate()
+        let held = ending == .cancel ? "hold" : "end"
+        let proxy = SyncScripted.Proxy()
+        let output = Callback<String> { value in
+            trace.append("out:\(value)")
+            if value == held { await releaseDelivery.wait() }
+        }
+        let state = SyncScripted.State(trace: trace) { event in
+            guard event == "start" else { return nil }
+            return Effect(id: "producer") { _, input in
+                await operationGo.wait()
+                do {
+                    try await input.checkedSend("from-operation")
+                    trace.append("operation:sent")
+                } catch {
+                    trace.append("operation:\(TransducerErrorName.of(error))")
+                }
+            }
+        }
+        let run = Task { try await SyncScripted.run(initialState: state, proxy: proxy, output: output) }
+        try await proxy.checkedSend("start")
+        let holder = Task { try await proxy.checkedSend(held) }
+        await trace.waitFor("out:\(held)")
+        // The run is busy delivering the held output; the operation's event
+        // waits in the buffer, its sender suspended until it is processed.
+        operationGo.open()
+        _ = await withinDeadline("the operation's event in the buffer") {
+            while proxy._channel.pendingEvents == 0 { await Task.yield() }
+        }
+        if ending == .cancel { proxy.cancel() }
+        releaseDelivery.open()
+
+        if ending == .cancel {
+            await #expect(throws: TransducerError.cancelled) { try await value(of: run) }
+        } else {
+            #expect(try await value(of: run) == "end")
+        }
+        try await value(of: holder)
+        // `run` returned after the operation ended (3.3), which its sender
+        // was told: the event was not processed.
+        #expect(trace.contains("operation:terminated"))
+        #expect(!trace.contains("update:from-operation"))
+    }
+
     @Test("4.4 / 3.1 senders of events behind the terminal one get terminated; the terminal sender returns")
     @ContractActor
     func sendersBehindTheTerminalEventGetTerminated() async throws {

@@ -401,8 +401,14 @@ extension BaseTransducer {
         inspection?.record(InspectionRecord<Self>.ended(error))
     }
 
-    /// Cancels and awaits the operations still running at the end of a run
-    /// and fails the senders of the events it did not process.
+    /// Fails the senders of the events the run did not process, then
+    /// cancels and awaits the operations still running.
+    ///
+    /// The senders are released first: an operation can be one of them,
+    /// suspended in `input.send` until its event is processed (a
+    /// ``SyncSuspendingProxy``'s input). Awaiting its task before failing
+    /// its acknowledgement would wait forever (contract 3.3: `run` returns
+    /// once every operation has ended).
     @usableFromInline
     static func endRemaining(
         tasks: [Task<Void, Never>],
@@ -411,10 +417,10 @@ extension BaseTransducer {
         isolation: isolated (any Actor)? = #isolation
     ) async {
         for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
         for element in unprocessed {
             element.ack?.resume(throwing: TransducerError.terminated)
         }
+        for task in tasks { await task.value }
         if !unprocessed.isEmpty {
             // `debug`, not `notice`: ending a run with events still waiting
             // is what cancelling a busy run does, and a server that ends
