@@ -81,7 +81,9 @@ let package = Package(
         .target(name: "WebTesting"),
         .testTarget(
             name: "CommonTests", dependencies: ["Common", .product(name: "Clocks", package: "swift-clocks")]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", .product(name: "Oak", package: "Oak")]),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "CNcurses", "Common", .product(name: "Oak", package: "Oak")]),
         .testTarget(name: "WebUITests", dependencies: ["WebUI"]),
         .testTarget(
             name: "HTTPClientTests",

@@ -22,6 +22,9 @@ static inline int oak_attr_reverse(void) { return (int)A_REVERSE; }
 static inline int oak_attr_underline(void) { return (int)A_UNDERLINE; }
 static inline int oak_color_pair(short pair) { return (int)COLOR_PAIR(pair); }
 static inline WINDOW *oak_stdscr(void) { return stdscr; }
+/// How many colours and colour pairs the terminal has (after `start_color`).
+static inline int oak_colors(void) { return COLORS; }
+static inline int oak_color_pairs(void) { return COLOR_PAIRS; }
 
 /// A screen on the process's terminal (standard output and input), or NULL
 /// when the terminal type is unknown (ncurses's `initscr` would exit).

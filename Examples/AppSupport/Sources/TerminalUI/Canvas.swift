@@ -20,6 +20,10 @@ public enum Style: Equatable, Hashable, Sendable {
     case error
     /// An accent (a favourite's star; yellow where the terminal has colours).
     case accent
+    /// Text in a colour on a background colour (a stand-up's theme), drawn
+    /// with the nearest colours the terminal has; reversed where it has
+    /// none.
+    case colored(TerminalColor, on: TerminalColor)
 }
 
 /// A piece of one line in one style.

@@ -13,8 +13,18 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
     case enter
     /// Escape.
     case escape
-    /// Backspace or Delete.
+    /// Backspace.
     case backspace
+    /// Delete (the character at the cursor).
+    case delete
+    /// Tab: the next field.
+    case tab
+    /// Shift-Tab: the previous field.
+    case backTab
+    /// Home and End: the start and end of a line.
+    case home, end
+    /// A control key other than those above: Ctrl-N is `.control("n")`.
+    case control(Character)
     /// Ctrl-C (read as a key: the terminal is in raw mode).
     case interrupt
     /// Ctrl-Z (read as a key: the terminal is in raw mode). The front end
@@ -34,6 +44,12 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
         case .enter: "Enter"
         case .escape: "Esc"
         case .backspace: "Backspace"
+        case .delete: "Del"
+        case .tab: "Tab"
+        case .backTab: "Shift-Tab"
+        case .home: "Home"
+        case .end: "End"
+        case .control(let character): "Ctrl-\(character.uppercased())"
         case .interrupt: "Ctrl-C"
         case .suspend: "Ctrl-Z"
         case .resize: "resize"

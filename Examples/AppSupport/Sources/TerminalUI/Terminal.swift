@@ -49,6 +49,9 @@ public final class Terminal {
     /// every other character is drawn as an ASCII stand-in of the same
     /// width.
     public private(set) var isUnicode = true
+    /// The colour pairs made for ``Style/colored(_:on:)`` styles; pairs 1
+    /// and 2 are the error and accent colours.
+    private var colorPairs: [ColorPairKey: Int16] = [:]
 
     /// Whether standard input and output are a terminal.
     public nonisolated static var isInteractive: Bool {
@@ -88,6 +91,7 @@ public final class Terminal {
             init_pair(1, Int16(COLOR_RED), -1)
             init_pair(2, Int16(COLOR_YELLOW), -1)
         }
+        colorPairs = [:]
         isActive = true
         Self.installSignalHandlers()
     }
@@ -154,30 +158,69 @@ public final class Terminal {
     }
 
     /// The next key pressed, or `nil` when none is waiting. Never blocks
-    /// longer than an escape sequence takes to arrive.
+    /// longer than an escape sequence takes to arrive. Characters are read
+    /// whole (`get_wch`): "é" or "日" typed in a UTF-8 terminal is one key.
     public func readKey() -> Key? {
         guard isActive else { return nil }
         while true {
-            let code = getch()
-            switch code {
-            case ERR: return nil
-            case KEY_LEFT: return .left
-            case KEY_RIGHT: return .right
-            case KEY_UP: return .up
-            case KEY_DOWN: return .down
-            case KEY_ENTER, 10, 13: return .enter
-            case KEY_BACKSPACE, 127, 8, KEY_DC: return .backspace
-            case KEY_RESIZE: return .resize
-            case 3: return .interrupt
-            case 26: return .suspend
-            case 27: return .escape
-            case 32...126:
-                guard let scalar = Unicode.Scalar(UInt32(code)) else { continue }
-                return .character(Character(scalar))
-            default:
+            var character: wint_t = 0
+            let kind = get_wch(&character)
+            if kind == ERR { return nil }
+            let code = Int32(bitPattern: UInt32(character))
+            if kind == KEY_CODE_YES {
+                if let key = Self.functionKey(code) { return key }
                 continue  // a key no view uses: read the next one
             }
+            if let key = Self.characterKey(code) { return key }
         }
+    }
+
+    /// The key of ncurses's function-key code `code`.
+    static func functionKey(_ code: Int32) -> Key? {
+        switch code {
+        case KEY_LEFT: .left
+        case KEY_RIGHT: .right
+        case KEY_UP: .up
+        case KEY_DOWN: .down
+        case KEY_ENTER: .enter
+        case KEY_BACKSPACE: .backspace
+        case KEY_DC: .delete
+        case KEY_HOME: .home
+        case KEY_END: .end
+        case KEY_BTAB: .backTab
+        case KEY_RESIZE: .resize
+        default: nil
+        }
+    }
+
+    /// The key of character `code` read in raw mode: control characters
+    /// are keys (Ctrl-C, Tab, Enter…), printable ones characters.
+    static func characterKey(_ code: Int32) -> Key? {
+        switch code {
+        case 10, 13: return .enter
+        case 127, 8: return .backspace
+        case 9: return .tab
+        case 3: return .interrupt
+        case 26: return .suspend
+        case 27: return .escape
+        case 1...26:
+            guard let letter = Unicode.Scalar(UInt32(code) + 96) else { return nil }
+            return .control(Character(letter))
+        case 0..<32, 0x7F..<0xA0:
+            return nil  // other control characters: no view uses them
+        default:
+            guard let scalar = Unicode.Scalar(UInt32(bitPattern: code)) else { return nil }
+            return .character(Character(scalar))
+        }
+    }
+
+    /// Rings the terminal's bell and flashes the screen (a visible bell,
+    /// for a muted terminal or a user who cannot hear it). Does nothing
+    /// while no terminal is started.
+    public func ring() {
+        guard isActive else { return }
+        beep()
+        flash()
     }
 
     /// Draws `canvas` (ncurses sends only what changed).
@@ -187,7 +230,7 @@ public final class Terminal {
         for (row, line) in canvas.rows.enumerated() {
             move(Int32(row), 0)
             for span in line.spans {
-                let attributes = Self.attributes(span.style)
+                let attributes = attributes(of: span.style)
                 if attributes != 0 { attron(Int32(attributes)) }
                 addstr(isUnicode ? span.text : ASCIIFallback.text(span.text))
                 if attributes != 0 { attroff(Int32(attributes)) }
@@ -238,7 +281,28 @@ public final class Terminal {
         case .reverse: oak_attr_reverse()
         case .error: has_colors() ? oak_color_pair(1) | oak_attr_bold() : oak_attr_bold()
         case .accent: has_colors() ? oak_color_pair(2) | oak_attr_bold() : oak_attr_bold()
+        case .colored: oak_attr_reverse()  // drawn by `attributes(of:)` when the terminal has colours
         }
+    }
+
+    /// The attributes of `style` on this terminal: a colour pair of the
+    /// nearest colours the terminal has for ``Style/colored(_:on:)`` (made
+    /// on first use), else those of ``attributes(_:)``.
+    private func attributes(of style: Style) -> Int32 {
+        guard case .colored(let foreground, let background) = style, has_colors() else {
+            return Self.attributes(style)
+        }
+        let palette = oak_colors() >= 256 ? TerminalColor.Palette.xterm256 : .basic8
+        let key = ColorPairKey(
+            foreground: foreground.index(in: palette), background: background.index(in: palette))
+        if let pair = colorPairs[key] { return oak_color_pair(pair) }
+        // Pairs 1 and 2 are taken; the rest are made as colours are used.
+        let pair = Int16(colorPairs.count + 3)
+        guard Int32(pair) < oak_color_pairs(), init_pair(pair, key.foreground, key.background) != ERR else {
+            return oak_attr_reverse()
+        }
+        colorPairs[key] = pair
+        return oak_color_pair(pair)
     }
 
     /// The terminal type, for messages.

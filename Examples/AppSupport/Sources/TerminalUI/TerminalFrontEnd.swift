@@ -5,6 +5,7 @@
 // processed it — before the next key is read, so that a fast typist's keys
 // are each interpreted in the state the previous one led to.
 
+import Common
 import Dispatch
 import Oak
 import Observation
@@ -21,16 +22,68 @@ public struct Screen {
     public var canvas: Canvas
     /// The keys valid in the state shown.
     public var bindings: [KeyBinding]
+    /// The text field that has the focus, if any: characters typed, and
+    /// the keys that edit a line (Backspace, Del, ←, →, Home, End), go to
+    /// it before the bindings.
+    public var textField: TextFieldInput?
 
     /// A screen.
-    public init(canvas: Canvas, bindings: [KeyBinding]) {
+    public init(canvas: Canvas, bindings: [KeyBinding], textField: TextFieldInput? = nil) {
         self.canvas = canvas
         self.bindings = bindings
+        self.textField = textField
+    }
+
+    /// Does what `key` does on this screen: edits the focused text field,
+    /// or performs the key's binding; returns once that is done, and
+    /// whether anything used the key.
+    @MainActor
+    @discardableResult
+    public func handle(_ key: Key) async -> Bool {
+        if let textField, let edit = TextFieldInput.edit(for: key) {
+            await textField.edit(edit)
+            return true
+        }
+        guard let binding = binding(for: key) else { return false }
+        await binding.action()
+        return true
     }
 
     /// The binding of `key`, if one is valid.
     public func binding(for key: Key) -> KeyBinding? {
         bindings.first { $0.keys.contains(key) }
+    }
+}
+
+/// The text field a screen has focused: what each edit of its line does.
+public struct TextFieldInput {
+    /// Applies an edit (``Common/TextEdit``) and returns once it is done.
+    public var edit: @MainActor (TextEdit) async -> Void
+
+    /// A field whose edits `edit` applies.
+    public init(edit: @escaping @MainActor (TextEdit) async -> Void) {
+        self.edit = edit
+    }
+
+    /// A field whose edits are the intents `intent` makes.
+    @MainActor
+    public init<Event>(intent: @escaping (TextEdit) -> Intent<Event>) {
+        self.init { edit in await intent(edit).perform() }
+    }
+
+    /// The edit `key` makes in a text field, if it makes one: a character
+    /// is inserted; Backspace, Del, ←, →, Home and End edit the line.
+    public static func edit(for key: Key) -> TextEdit? {
+        switch key {
+        case .character(let character): .insert(String(character))
+        case .backspace: .deleteBackward
+        case .delete: .deleteForward
+        case .left: .left
+        case .right: .right
+        case .home: .home
+        case .end: .end
+        default: nil
+        }
     }
 }
 
@@ -182,7 +235,7 @@ public final class TerminalFrontEnd {
             case .key(let key):
                 // One key at a time: the binding returns once its intent
                 // has been processed; keys typed meanwhile wait their turn.
-                await current.binding(for: key)?.action()
+                await current.handle(key)
             case .resized:
                 terminal.resize()
                 forceRedraw = true

@@ -48,7 +48,7 @@ public enum MainTerminalView {
                         [.character(Character(String(digit)))], "digit", inStatusBar: false,
                         intent: main(.typeDigit(digit))))
             }
-            bindings.append(KeyBinding([.backspace], "delete", intent: main(.deleteDigit)))
+            bindings.append(KeyBinding([.backspace, .delete], "delete", intent: main(.deleteDigit)))
             bindings.append(KeyBinding([.enter], "go", intent: main(.submitGoTo)))
             bindings.append(KeyBinding([.escape], "cancel", intent: main(.cancelGoTo)))
         } else if state.isHelpShown {
