@@ -66,9 +66,12 @@ check "the providers' live dependencies must not import a feature" \
     Providers/Live
 check "a feature must not import an adapter or a store" \
     '^(@testable )?import ('"$standups_adapters"')\b' Modules
+check "a component must not import a feature, a provider or an adapter" \
+    '^(@testable )?import (Oak|Devices|StandupsProvider|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|StandupsTerminal|'"$standups_adapters"')\b' \
+    Components
 check "nothing imports App" '^(@testable )?import App\b' .
 check "the shipped program must not link a test library" \
-    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting)\b' Core Providers Modules
+    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting)\b' Core Providers Modules Components App
 cd ../..
 
 if [ "$status" -eq 0 ]; then echo "dependency rules hold"; fi

@@ -10,13 +10,17 @@ import PackageDescription
 let package = Package(
     name: "Standups",
     platforms: [.macOS(.v15), .iOS(.v18)],
-    products: [],
+    products: [
+        .executable(name: "standups", targets: ["App"])
+    ],
     dependencies: [
         .package(name: "Oak", path: "../.."),
         .package(name: "AppSupport", path: "../AppSupport"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Core: the domain's values, no behaviour beyond their rules.
@@ -78,6 +82,37 @@ let package = Package(
                 .product(name: "Oak", package: "Oak"),
             ],
             path: "Modules/AppFeature"),
+        // Components: the terminal's building blocks (cards, text fields,
+        // progress, dialogs), rendering values only.
+        .target(
+            name: "Components",
+            dependencies: [
+                "Models", .product(name: "TerminalUI", package: "AppSupport"),
+                .product(name: "Common", package: "AppSupport"),
+            ],
+            path: "Components"),
+        // The features' terminal views and intents, in one target so that
+        // the features themselves link no terminal library (the web front
+        // end shares them).
+        .target(
+            name: "StandupsTerminal",
+            dependencies: [
+                "AppFeature", "StandupDetail", "RecordMeeting", "StandupsList", "StandupForm", "StandupsProvider",
+                "Models", "Components", .product(name: "Oak", package: "Oak"),
+                .product(name: "TerminalUI", package: "AppSupport"), .product(name: "Common", package: "AppSupport"),
+            ],
+            path: "Modules/Terminal"),
+        // The injector: options, adapters, start.
+        .executableTarget(
+            name: "App",
+            dependencies: [
+                "AppFeature", "Devices", "LiveProviders", "RecordMeeting", "StandupDetail", "StandupsProvider",
+                "StandupsStore", "StandupsTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Common", package: "AppSupport"), .product(name: "TerminalUI", package: "AppSupport"),
+            ],
+            path: "App"),
         // What the tests share: a test clock whose sleeps are awaited.
         .target(
             name: "StandupsTestSupport", dependencies: [.product(name: "Clocks", package: "swift-clocks")],
@@ -132,6 +167,14 @@ let package = Package(
                 "StandupsTestSupport",
             ],
             path: "Tests/RecordMeetingTests"),
+        .testTarget(
+            name: "StandupsTerminalTests",
+            dependencies: [
+                "StandupsTerminal", "AppFeature", "Devices", "Models", "RecordMeeting", "StandupDetail",
+                "StandupsProvider", .product(name: "Oak", package: "Oak"),
+                .product(name: "TerminalUI", package: "AppSupport"),
+            ],
+            path: "Tests/StandupsTerminalTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,92 @@
+// The injector: parses options, builds the adapters (the SQLite store, the
+// speech recogniser, the clock, the terminal's bell), injects them into the
+// features' ports and starts the terminal front end. No feature logic
+// lives here.
+
+import AppFeature
+import ArgumentParser
+import Common
+import Devices
+import Foundation
+import LiveProviders
+import Logging
+import RecordMeeting
+import StandupDetail
+import StandupsProvider
+import StandupsStore
+import StandupsTerminal
+import TerminalUI
+
+@main
+struct StandupsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "standups",
+        abstract: "Run your daily stand-up meetings in a terminal: a timer per speaker and a live transcript.")
+
+    @Option(
+        help: "Where the stand-ups are kept (default: $XDG_DATA_HOME/oak-standups, else ~/.local/share/oak-standups).")
+    var dataDir: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A recorded meeting to transcribe instead of the microphone (a WAV file).",
+            valueName: "file"))
+    var audio: String?
+
+    @Flag(help: "Do not recognise speech: meetings are not recorded.")
+    var noSpeech = false
+
+    @Option(
+        help: ArgumentHelp(
+            "How many times as fast as real time meetings run (a demo: 60 makes a minute pass in a second).",
+            valueName: "factor"))
+    var speed: Double = 1
+
+    func validate() throws {
+        guard speed.isFinite, speed >= 1, speed <= 600 else {
+            throw ValidationError("--speed takes a factor from 1 (real time) to 600; \(speed) is not one.")
+        }
+        if let audio, !FileManager.default.isReadableFile(atPath: audio) {
+            throw ValidationError("--audio: cannot read \"\(audio)\"; give the path of a WAV file.")
+        }
+    }
+
+    @MainActor func run() async throws {
+        // Nothing may write on the screen the app draws on.
+        LoggingSystem.bootstrap { SwiftLogNoOpLogHandler($0) }
+        guard Terminal.isInteractive else {
+            throw CommandError("standups is a full-screen program: run it in a terminal.")
+        }
+        let directory = DataDirectory.resolve(named: "oak-standups", override: dataDir)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandError("Cannot create the data directory \(directory.path): \(error.localizedDescription)")
+        }
+        let store = StandupsStore(directory: directory)
+        let clock = ScaledClock(base: ContinuousClock(), factor: speed)
+        let terminal = Terminal()
+        let speech = LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
+        let env = AppFeature.Env(
+            standups: .live(store),
+            detail: StandupDetail.Env(speech: speech),
+            meeting: RecordMeeting.Env(
+                clock: clock, speech: speech,
+                sound: SoundPlayer { await MainActor.run { terminal.ring() } },
+                now: { Date() }, uuid: { UUID() }))
+        do {
+            try await StandupsTerminalApp(terminal: terminal).run(env: env)
+        } catch let error as TerminalError {
+            throw CommandError("\(error)")
+        }
+    }
+}
+
+/// A failure the program reports in its own words, and ends with 1.
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
