@@ -48,6 +48,12 @@ let package = Package(
             name: "LiveProviders",
             dependencies: ["Models", "StandupsProvider", "StandupsStore"],
             path: "Providers/Live"),
+        // Core: the speech recogniser, pocketsphinx offline (an adapter:
+        // loads the library at run time; "restricted" where it is missing).
+        .systemLibrary(
+            name: "CPocketsphinx", path: "Core/CPocketsphinx", pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev"])]),
+        .target(name: "SpeechRecognizer", dependencies: ["CPocketsphinx"], path: "Core/SpeechRecognizer"),
         // Modules: the features. The form (embedded by the list and the
         // detail).
         .target(
