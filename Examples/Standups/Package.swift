@@ -46,7 +46,7 @@ let package = Package(
         // The providers' live dependencies, over the Core adapters.
         .target(
             name: "LiveProviders",
-            dependencies: ["Models", "StandupsProvider", "StandupsStore"],
+            dependencies: ["Models", "StandupsProvider", "StandupsStore", "SpeechRecognizer", "Devices"],
             path: "Providers/Live"),
         // Core: the speech recogniser, pocketsphinx offline (an adapter:
         // loads the library at run time; "restricted" where it is missing).
