@@ -138,6 +138,12 @@ let package = Package(
                 "StandupsTestSupport",
             ],
             path: "Tests/RecordMeetingTests"),
+        .testTarget(
+            name: "SpeechRecognizerTests",
+            dependencies: [
+                "SpeechRecognizer", "LiveProviders", "Devices", .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            path: "Tests/SpeechRecognizerTests"),
     ],
     swiftLanguageModes: [.v6]
 )
