@@ -52,13 +52,16 @@ cd ../..
 # models and Oak; modules (features) never import an adapter or a store;
 # nothing imports the injector.
 cd Examples/Standups
-standups_adapters='StandupsStore|Speech|CPocketsphinx|LiveProviders|GRDB|Hummingbird|HummingbirdCore|NIOCore|PostgresNIO|WebHost|ServerSupport|App'
+standups_adapters='StandupsStore|Speech|SpeechRecognizer|CPocketsphinx|LiveProviders|GRDB|Hummingbird|HummingbirdCore|NIOCore|PostgresNIO|WebHost|ServerSupport|App'
 check "the models must not import anything of the app" \
     '^(@testable )?import (Devices|StandupsProvider|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|Oak|'"$standups_adapters"')\b' \
     Core/Models
 check "a provider must not import a feature or an adapter" \
     '^(@testable )?import (StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|'"$standups_adapters"')\b' \
     Providers/StandupsProvider Providers/Devices
+check "the speech recogniser (an adapter) must not import Oak, the models or anything above them" \
+    '^(@testable )?import (Oak|Models|Devices|StandupsProvider|LiveProviders|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|App)\b' \
+    Core/SpeechRecognizer
 # Providers/Live is the adapter side of the providers (their live()): it may
 # import the Core adapters, never a feature.
 check "the providers' live dependencies must not import a feature" \

@@ -50,8 +50,14 @@ let package = Package(
         // The providers' live dependencies, over the Core adapters.
         .target(
             name: "LiveProviders",
-            dependencies: ["Models", "StandupsProvider", "StandupsStore"],
+            dependencies: ["Models", "StandupsProvider", "StandupsStore", "SpeechRecognizer", "Devices"],
             path: "Providers/Live"),
+        // Core: the speech recogniser, pocketsphinx offline (an adapter:
+        // loads the library at run time; "restricted" where it is missing).
+        .systemLibrary(
+            name: "CPocketsphinx", path: "Core/CPocketsphinx", pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev"])]),
+        .target(name: "SpeechRecognizer", dependencies: ["CPocketsphinx"], path: "Core/SpeechRecognizer"),
         // Modules: the features. The form (embedded by the list and the
         // detail).
         .target(
@@ -175,6 +181,12 @@ let package = Package(
                 .product(name: "TerminalUI", package: "AppSupport"),
             ],
             path: "Tests/StandupsTerminalTests"),
+        .testTarget(
+            name: "SpeechRecognizerTests",
+            dependencies: [
+                "SpeechRecognizer", "LiveProviders", "Devices", .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            path: "Tests/SpeechRecognizerTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -66,7 +66,7 @@ struct StandupsCommand: AsyncParsableCommand {
         let store = StandupsStore(directory: directory)
         let clock = ScaledClock(base: ContinuousClock(), factor: speed)
         let terminal = Terminal()
-        let speech = LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
+        let speech = await LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
         let env = AppFeature.Env(
             standups: .live(store),
             detail: StandupDetail.Env(speech: speech),

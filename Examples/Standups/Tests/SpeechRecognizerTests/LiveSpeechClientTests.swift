@@ -1,0 +1,49 @@
+// The live speech client over the recogniser: denied when the user opted
+// out, restricted when the audio cannot be read, and failures as
+// SpeechFailures with a message for the user; on real speech (where the
+// tools are there) authorised, with the transcript.
+
+import Clocks
+import Devices
+import Foundation
+import LiveProviders
+import SpeechRecognizer
+import Testing
+
+@Suite("The live speech client")
+struct LiveSpeechClientTests {
+    @Test func deniedWhenOptedOutRestrictedWhenTheAudioIsMissing() async throws {
+        let scratch = try ScratchDirectory()
+        let missing = scratch.url.appendingPathComponent("missing.wav")
+        let optedOut = SpeechClient.live(audio: .wavFile(missing), clock: ImmediateClock(), optedOut: true)
+        #expect(await optedOut.authorization() == .denied)
+        #expect(await optedOut.requestAuthorization() == .denied)
+        let noAudio = SpeechClient.live(audio: .wavFile(missing), clock: ImmediateClock(), optedOut: false)
+        #expect(await noAudio.authorization() == .restricted)
+    }
+
+    @Test func aDamagedFileFailsWithAMessageForTheUser() async throws {
+        let scratch = try ScratchDirectory()
+        let garbage = try scratch.write(Data("not audio".utf8), to: "garbage.wav")
+        let client = SpeechClient.live(audio: .wavFile(garbage), clock: ImmediateClock(), optedOut: false)
+        let failure = await #expect(throws: SpeechFailure.self) {
+            for try await _ in client.transcripts() {}
+        }
+        if PocketsphinxRecognizer().availability == .available {
+            #expect(failure == SpeechFailure("no audio to recognise: \(WAVError.notWAV)"))
+        }
+    }
+
+    @Test(PocketsphinxRecognizerTests.needsTools, .timeLimit(.minutes(2)))
+    func authorisedAndTranscribingRealSpeech() async throws {
+        guard SpeechTools.check() else { return }
+        let scratch = try ScratchDirectory()
+        let samples = try SpeechTools.speak("please review the pull request", in: scratch)
+        let file = try scratch.write(wavData(samples: samples), to: "spoken.wav")
+        let client = SpeechClient.live(audio: .wavFile(file), clock: ImmediateClock(), optedOut: false)
+        #expect(await client.authorization() == .authorized)
+        var last = ""
+        for try await transcript in client.transcripts() { last = transcript }
+        #expect(["review", "pull", "request"].allSatisfy { last.contains($0) }, "heard: \(last)")
+    }
+}
