@@ -121,7 +121,11 @@ let package = Package(
             path: "App"),
         // What the tests share: a test clock whose sleeps are awaited.
         .target(
-            name: "StandupsTestSupport", dependencies: [.product(name: "Clocks", package: "swift-clocks")],
+            name: "StandupsTestSupport",
+            dependencies: [
+                "SpeechRecognizer", .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "TerminalTesting", package: "AppSupport"),
+            ],
             path: "Tests/Support"),
         .testTarget(
             name: "StandupsStoreTests",
@@ -184,9 +188,17 @@ let package = Package(
         .testTarget(
             name: "SpeechRecognizerTests",
             dependencies: [
-                "SpeechRecognizer", "LiveProviders", "Devices", .product(name: "Clocks", package: "swift-clocks"),
+                "SpeechRecognizer", "LiveProviders", "Devices", "StandupsTestSupport",
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Tests/SpeechRecognizerTests"),
+        // End to end: the `standups` program in tmux.
+        .testTarget(
+            name: "StandupsAppTests",
+            dependencies: [
+                "App", "StandupsTestSupport", .product(name: "TerminalTesting", package: "AppSupport"),
+            ],
+            path: "Tests/StandupsAppTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -206,38 +206,14 @@ struct TerminalTests {
         }
     }
 
-    /// A shell script, saved in `scratch`, that runs `program` with a
-    /// UTF-8 locale (its output piped through `cat` with `pipeOutput`), then
-    /// prints the program's exit status ("EXITED n") and the terminal's
-    /// line discipline ("TTY icanon echo" when restored), and waits for a
-    /// line of input, so that the terminal stays as the program left it
-    /// until the session is killed. Returns the command line that runs it.
+    /// The command line of a script that runs `program` (see
+    /// ``BuiltProgram/script(running:_:pipeOutput:locale:terminal:scratch:)``).
     static func script(
         running program: URL, _ arguments: String..., pipeOutput: Bool = false, locale: String? = nil,
         terminal: String? = nil, scratch: ScratchDirectory
     ) throws -> String {
-        #if os(Linux)
-        let locale = locale ?? "C.UTF-8"
-        #else
-        let locale = locale ?? "en_US.UTF-8"
-        #endif
-        let terminalType = terminal.map { "TERM=\($0)\nexport TERM\n" } ?? ""
-        let id = UUID().uuidString
-        let script = scratch.path("run-\(id).sh")
-        let statusFile = shellQuoted(scratch.path("status-\(id)").path)
-        let run = ([program.path] + arguments).map(shellQuoted).joined(separator: " ")
-        let text = """
-            LC_ALL=\(locale)
-            export LC_ALL
-            \(terminalType)            \(pipeOutput ? "{ \(run); echo $? > \(statusFile); } | cat" : "\(run); echo $? > \(statusFile)")
-            status=$(cat \(statusFile))
-            echo "EXITED $status"
-            echo "TTY $(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')"
-            read -r line
-
-            """
-        try text.write(to: script, atomically: true, encoding: .utf8)
-        return "/bin/sh \(shellQuoted(script.path))"
+        try BuiltProgram.script(
+            running: program, arguments, pipeOutput: pipeOutput, locale: locale, terminal: terminal, scratch: scratch)
     }
 
     /// #13's title is drawn as "Red Alert", its alt text as plain text:

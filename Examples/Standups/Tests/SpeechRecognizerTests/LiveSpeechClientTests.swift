@@ -8,6 +8,7 @@ import Devices
 import Foundation
 import LiveProviders
 import SpeechRecognizer
+import StandupsTestSupport
 import Testing
 
 @Suite("The live speech client")
@@ -38,7 +39,7 @@ struct LiveSpeechClientTests {
     func authorisedAndTranscribingRealSpeech() async throws {
         guard SpeechTools.check() else { return }
         let scratch = try ScratchDirectory()
-        let samples = try SpeechTools.speak("please review the pull request", in: scratch)
+        let samples = try await SpeechTools.speak("please review the pull request", in: scratch)
         let file = try scratch.write(wavData(samples: samples), to: "spoken.wav")
         let client = SpeechClient.live(audio: .wavFile(file), clock: ImmediateClock(), optedOut: false)
         #expect(await client.authorization() == .authorized)

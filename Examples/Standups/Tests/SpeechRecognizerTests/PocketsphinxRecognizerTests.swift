@@ -7,6 +7,7 @@
 
 import Clocks
 import Foundation
+import StandupsTestSupport
 import Synchronization
 import Testing
 
@@ -19,9 +20,9 @@ struct PocketsphinxRecognizerTests {
         "needs Debian's festival, festvox-us-slt-hts, sox, pocketsphinx and pocketsphinx-en-us packages")
 
     /// Two sentences with a second of silence between them, in a WAV file.
-    static func twoSentences(in scratch: ScratchDirectory) throws -> URL {
-        let first = try SpeechTools.speak("the meeting starts now", in: scratch)
-        let second = try SpeechTools.speak("we fixed the bug in the timer", in: scratch)
+    static func twoSentences(in scratch: ScratchDirectory) async throws -> URL {
+        let first = try await SpeechTools.speak("the meeting starts now", in: scratch)
+        let second = try await SpeechTools.speak("we fixed the bug in the timer", in: scratch)
         let silence = [Int16](repeating: 0, count: WAVAudio.sampleRate)
         return try scratch.write(wavData(samples: first + silence + second), to: "two-sentences.wav")
     }
@@ -30,7 +31,7 @@ struct PocketsphinxRecognizerTests {
     func transcribesTwoSpokenSentencesAsTheyGrow() async throws {
         guard SpeechTools.check() else { return }
         let scratch = try ScratchDirectory()
-        let file = try Self.twoSentences(in: scratch)
+        let file = try await Self.twoSentences(in: scratch)
         let freed = Mutex(0)
         let recognizer = PocketsphinxRecognizer(model: .debianEnglish) { freed.withLock { $0 += 1 } }
         var transcripts: [String] = []
@@ -49,7 +50,7 @@ struct PocketsphinxRecognizerTests {
     func stopsAndFreesItsDecoderWhenTheConsumerStops() async throws {
         guard SpeechTools.check() else { return }
         let scratch = try ScratchDirectory()
-        let file = try Self.twoSentences(in: scratch)
+        let file = try await Self.twoSentences(in: scratch)
         let (freed, didFree) = AsyncStream.makeStream(of: Void.self)
         let count = Mutex(0)
         let recognizer = PocketsphinxRecognizer(model: .debianEnglish) {

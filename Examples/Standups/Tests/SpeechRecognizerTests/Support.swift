@@ -3,6 +3,7 @@
 
 import Foundation
 import SpeechRecognizer
+import StandupsTestSupport
 import Testing
 
 /// A directory of its own, removed at the end.
@@ -45,72 +46,9 @@ func wavData(
     return Data(Array("RIFF".utf8) + le32(body.count) + body)
 }
 
-/// The tools the real-audio tests need, and the Debian package of each.
-enum SpeechTools {
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-
-    /// What is missing, as the Debian packages to install; `nil` when
-    /// everything is there.
-    static let missingPackages: String? = {
-        var missing: [String] = []
-        if executable("text2wave") == nil { missing.append("festival") }
-        if !FileManager.default.fileExists(atPath: "/usr/share/festival/voices/us/cmu_us_slt_arctic_hts") {
-            missing.append("festvox-us-slt-hts")
-        }
-        if executable("sox") == nil { missing.append("sox") }
-        if case .unavailable = PocketsphinxRecognizer().availability {
-            missing.append("pocketsphinx pocketsphinx-en-us")
-        }
-        return missing.isEmpty ? nil : missing.joined(separator: " ")
-    }()
-
-    /// Whether the real-audio tests run: everything is there, or on CI
-    /// (where they fail, saying what to install).
-    static let shouldRun = missingPackages == nil || isCI
-
-    /// Records why the test cannot run (on CI, where the tools must be
-    /// there); `true` when it can.
-    static func check() -> Bool {
-        guard let missingPackages else { return true }
-        Issue.record("the real-audio tests need Debian's packages: apt-get install \(missingPackages)")
-        return false
+extension SpeechTools {
+    /// `text` spoken, as 16 kHz mono 16-bit samples.
+    static func speak(_ text: String, in scratch: ScratchDirectory) async throws -> [Int16] {
+        try WAVAudio(contentsOf: try await speak(text, into: scratch.url)).samples
     }
-
-    /// The executable `name` on the `PATH`.
-    static func executable(_ name: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
-    /// `text` spoken by Festival's cmu_us_slt_arctic_hts voice, as 16 kHz
-    /// mono 16-bit samples.
-    static func speak(_ text: String, in scratch: ScratchDirectory) throws -> [Int16] {
-        let name = UUID().uuidString
-        let textFile = try scratch.write(Data(text.utf8), to: "\(name).txt")
-        let spoken = scratch.url.appendingPathComponent("\(name)-festival.wav")
-        let converted = scratch.url.appendingPathComponent("\(name).wav")
-        try run("text2wave", ["-eval", "(voice_cmu_us_slt_arctic_hts)", textFile.path, "-o", spoken.path])
-        try run("sox", [spoken.path, "-r", "16000", "-c", "1", "-b", "16", converted.path])
-        return try WAVAudio(contentsOf: converted).samples
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = executable(tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailed(
-                description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
-        }
-    }
-}
-
-/// A tool the tests run failed.
-struct ToolFailed: Error, CustomStringConvertible {
-    var description: String
 }
