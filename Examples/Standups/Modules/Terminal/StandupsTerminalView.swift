@@ -72,8 +72,12 @@ public enum StandupsTerminalView {
             let standup = state.data.standups[id: standupID]
             canvas.add(" Oak Standups · " + (standup.map(title) ?? "stand-up") + " · past meeting", .reverse)
             canvas.skip()
-            if let meeting = standup?.meetings[id: meetingID] {
+            if let standup, let meeting = standup.meetings[id: meetingID] {
                 canvas.add(TerminalComponents.date(meeting.date), .bold)
+                canvas.skip()
+                canvas.add("Attendees", .bold)
+                let names = standup.attendees.map { $0.name.isEmpty ? "(no name)" : $0.name }.joined(separator: ", ")
+                for line in Canvas.wrap(names, width: max(width - 2, 8), maxLines: 3) { canvas.add(line) }
                 canvas.skip()
                 if meeting.transcript.isEmpty {
                     canvas.add("No transcript: the meeting was not recorded.", .dim)
