@@ -16,6 +16,13 @@ extension Theme {
     }
 }
 
+extension Theme {
+    /// The main colour alone: bars and segments drawn with "█" in it.
+    public var barStyle: Style {
+        .colored(mainColor.terminalColor, on: mainColor.terminalColor)
+    }
+}
+
 extension RGB {
     /// The colour for a terminal.
     public var terminalColor: TerminalColor { TerminalColor(red: red, green: green, blue: blue) }

@@ -347,6 +347,7 @@ public enum StandupsTerminalView {
     ) -> [KeyBinding] {
         let width = canvas.width
         let style = meeting.standup.theme.style
+        let bar = meeting.standup.theme.barStyle
         let schedule = meeting.schedule
         canvas.add(
             Line([
@@ -359,7 +360,7 @@ public enum StandupsTerminalView {
             ]))
         let fraction =
             schedule.durationSeconds > 0 ? Double(meeting.secondsElapsed) / Double(schedule.durationSeconds) : 1
-        canvas.add(Line([Span("  ")] + TerminalComponents.progressBar(fraction, width: width - 4, style: style).spans))
+        canvas.add(Line([Span("  ")] + TerminalComponents.progressBar(fraction, width: width - 4, style: bar).spans))
         canvas.skip()
         let count = meeting.standup.attendees.count
         if let speaker = meeting.speaker {
@@ -374,7 +375,7 @@ public enum StandupsTerminalView {
             Line(
                 [Span("  ")]
                     + TerminalComponents.speakerSegments(
-                        count: count, current: meeting.speakerIndex, width: width - 4, style: style
+                        count: count, current: meeting.speakerIndex, width: width - 4, style: bar
                     ).spans))
         canvas.skip()
         switch meeting.recognition {
