@@ -116,6 +116,15 @@ let package = Package(
                 "AppFeature", "StandupDetail", "RecordMeeting", "Models", .product(name: "Oak", package: "Oak"),
             ],
             path: "Modules/Intents"),
+        // The features' SwiftUI views (Apple platforms; empty elsewhere,
+        // type-checked on Linux by Tools/SwiftUICheck).
+        .target(
+            name: "StandupsSwiftUI",
+            dependencies: [
+                "AppFeature", "StandupDetail", "RecordMeeting", "StandupForm", "StandupsIntents", "Models",
+                .product(name: "Oak", package: "Oak"),
+            ],
+            path: "Modules/SwiftUI"),
         // The injector: options, adapters, start.
         .executableTarget(
             name: "App",
