@@ -97,17 +97,34 @@ let package = Package(
                 .product(name: "Common", package: "AppSupport"),
             ],
             path: "Components"),
-        // The features' terminal views and intents, in one target so that
-        // the features themselves link no terminal library (the web front
-        // end shares them).
+        // The features' terminal views, in one target so that the features
+        // themselves link no terminal library (their intents are
+        // StandupsIntents', which every front end shares).
         .target(
             name: "StandupsTerminal",
             dependencies: [
                 "AppFeature", "StandupDetail", "RecordMeeting", "StandupsList", "StandupForm", "StandupsProvider",
-                "Models", "Components", .product(name: "Oak", package: "Oak"),
+                "StandupsIntents", "Models", "Components", .product(name: "Oak", package: "Oak"),
                 .product(name: "TerminalUI", package: "AppSupport"), .product(name: "Common", package: "AppSupport"),
             ],
             path: "Modules/Terminal"),
+        // The intents of one state of the app, shared by the front ends
+        // (terminal, SwiftUI): Oak and the features only.
+        .target(
+            name: "StandupsIntents",
+            dependencies: [
+                "AppFeature", "StandupDetail", "RecordMeeting", "Models", .product(name: "Oak", package: "Oak"),
+            ],
+            path: "Modules/Intents"),
+        // The features' SwiftUI views (Apple platforms; empty elsewhere,
+        // type-checked on Linux by Tools/SwiftUICheck).
+        .target(
+            name: "StandupsSwiftUI",
+            dependencies: [
+                "AppFeature", "StandupDetail", "RecordMeeting", "StandupForm", "StandupsIntents", "Models",
+                .product(name: "Oak", package: "Oak"),
+            ],
+            path: "Modules/SwiftUI"),
         // The injector: options, adapters, start.
         .executableTarget(
             name: "App",
@@ -180,8 +197,8 @@ let package = Package(
         .testTarget(
             name: "StandupsTerminalTests",
             dependencies: [
-                "StandupsTerminal", "AppFeature", "Devices", "Models", "RecordMeeting", "StandupDetail",
-                "StandupsProvider", .product(name: "Oak", package: "Oak"),
+                "StandupsTerminal", "StandupsIntents", "AppFeature", "Devices", "Models", "RecordMeeting",
+                "StandupDetail", "StandupsProvider", .product(name: "Oak", package: "Oak"),
                 .product(name: "TerminalUI", package: "AppSupport"),
             ],
             path: "Tests/StandupsTerminalTests"),

@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // CI-only package: type-checks Oak's SwiftUI adapter (Sources/Oak/SwiftUI),
-// the README's SwiftUI snippets and the SwiftUI views of the Comics app's
-// scenes (Examples/Comics/Scenes/*/*SwiftUIView.swift) on Linux, where SwiftUI
+// the README's SwiftUI snippets, the SwiftUI views of the Comics app's scenes
+// (Examples/Comics/Scenes/*/*SwiftUIView.swift) and those of the Standups
+// app's features (Examples/Standups/Modules/SwiftUI) on Linux, where SwiftUI
 // does not exist, against a minimal stand-in module named `SwiftUI`
 // (Sources/SwiftUI). Nothing here is run. Build it with
 //
@@ -13,10 +14,15 @@
 // Likewise `Sources/ComicsScene`, `FavouritesScene` and `MainScene` are
 // symbolic links to the Comics app's modules of the same names, whose SwiftUI
 // views compile only here on Linux, and `Common`, `TerminalUI`, `WebUI` and
-// `CNcurses` to the AppSupport modules they depend on. Keep the dependencies
-// of the `Oak` target in step with ../../Package.swift, and those of the
-// others with ../../Examples/Comics/Package.swift and
-// ../../Examples/AppSupport/Package.swift.
+// `CNcurses` to the AppSupport modules they depend on. `Sources/StandupsSwiftUI`
+// links to the Standups app's SwiftUI views (Modules/SwiftUI), and `Models`,
+// `Devices`, `StandupsProvider`, `StandupForm`, `StandupsList`,
+// `StandupDetail`, `RecordMeeting`, `AppFeature` and `StandupsIntents` to the
+// Standups modules they depend on (the features, their intents, and the
+// models and providers below them; no adapter). Keep the dependencies of the
+// `Oak` target in step with ../../Package.swift, and those of the others with
+// ../../Examples/Comics/Package.swift, ../../Examples/Standups/Package.swift
+// and ../../Examples/AppSupport/Package.swift.
 // Linux only: on Apple platforms the stand-in would shadow the real SwiftUI.
 import PackageDescription
 
@@ -29,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     ],
     targets: [
         // The stand-in for Apple's SwiftUI.
@@ -64,6 +71,35 @@ let package = Package(
         .target(
             name: "MainScene",
             dependencies: ["Oak", "Common", "TerminalUI", "WebUI", "ComicsScene", "FavouritesScene", "SwiftUI"]),
+        // The Standups app's features with their SwiftUI views, and the
+        // modules they depend on (as in Examples/Standups/Package.swift, plus
+        // SwiftUI).
+        .target(
+            name: "Models",
+            dependencies: [.product(name: "IdentifiedCollections", package: "swift-identified-collections")]),
+        .target(name: "Devices", dependencies: ["Models"]),
+        .target(
+            name: "StandupsProvider",
+            dependencies: [
+                "Models", "Oak", .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+            ]),
+        .target(name: "StandupForm", dependencies: ["Models", "Oak", "Common"]),
+        .target(name: "StandupsList", dependencies: ["Models", "StandupForm", "Oak"]),
+        .target(name: "StandupDetail", dependencies: ["Models", "Devices", "StandupForm", "Oak"]),
+        .target(name: "RecordMeeting", dependencies: ["Models", "Devices", "Oak"]),
+        .target(
+            name: "AppFeature",
+            dependencies: [
+                "Models", "Devices", "StandupsProvider", "StandupsList", "StandupDetail", "RecordMeeting", "Oak",
+            ]),
+        .target(
+            name: "StandupsIntents", dependencies: ["AppFeature", "StandupDetail", "RecordMeeting", "Models", "Oak"]),
+        .target(
+            name: "StandupsSwiftUI",
+            dependencies: [
+                "AppFeature", "StandupDetail", "RecordMeeting", "StandupForm", "StandupsIntents", "Models", "Oak",
+                "SwiftUI",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

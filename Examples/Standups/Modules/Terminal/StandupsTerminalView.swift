@@ -13,6 +13,7 @@ import Oak
 import RecordMeeting
 import StandupDetail
 import StandupForm
+import StandupsIntents
 import StandupsList
 import StandupsProvider
 import TerminalUI

@@ -10,6 +10,7 @@ import Oak
 import Observation
 import RecordMeeting
 import StandupDetail
+import StandupsIntents
 import StandupsProvider
 import StandupsTerminal
 import TerminalUI

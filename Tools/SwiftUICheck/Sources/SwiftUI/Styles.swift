@@ -10,6 +10,9 @@ public struct Font: Hashable, Sendable {
 
     /// A font with the body text style.
     public static let body = Font(name: "body")
+
+    /// A font with the caption text style.
+    public static let caption = Font(name: "caption")
 }
 
 /// A color or pattern to use when rendering a shape.

@@ -1,8 +1,8 @@
 // A stand-in for Apple's SwiftUI, for type-checking Oak's SwiftUI adapter, the
-// README's SwiftUI snippets and the Comics scenes' SwiftUI views on Linux,
-// where SwiftUI does not exist. It declares only what those sources use, with
-// the signatures and the main-actor isolation of Apple's SDK. It is never run:
-// bodies of primitive views trap.
+// README's SwiftUI snippets, the Comics scenes' SwiftUI views and the Standups
+// app's SwiftUI views on Linux, where SwiftUI does not exist. It declares only
+// what those sources use, with the signatures and the main-actor isolation of
+// Apple's SDK. It is never run: bodies of primitive views trap.
 
 /// A piece of user interface (stand-in for `SwiftUI.View`).
 @MainActor @preconcurrency

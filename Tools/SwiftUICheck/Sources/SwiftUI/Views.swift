@@ -46,6 +46,9 @@ public struct HorizontalAlignment: Equatable, Sendable {
 
     /// A guide that marks the leading edge of the view.
     public static let leading = HorizontalAlignment(id: 1)
+
+    /// A guide that marks the trailing edge of the view.
+    public static let trailing = HorizontalAlignment(id: 2)
 }
 
 /// An alignment position along the vertical axis.

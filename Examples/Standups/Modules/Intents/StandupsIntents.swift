@@ -1,6 +1,6 @@
-// The intents of one state of the app for the terminal: the root's own,
-// and those of the stand-up's screen and of the meeting on top, sent
-// through their runs' handles. Each is refused once the part of the state
+// The intents of one state of the app, for every front end (the terminal's
+// keys, SwiftUI's buttons): the root's own, and those of the stand-up's
+// screen and of the meeting on top, sent through their runs' handles. Each is refused once the part of the state
 // it was made for has moved on (another screen on top, a sheet or question
 // opened or closed), so a key typed ahead never acts on a screen it was
 // not meant for.

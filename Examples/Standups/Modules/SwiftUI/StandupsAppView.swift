@@ -1,0 +1,99 @@
+// The app in SwiftUI: a navigation stack over the list of stand-ups, driven
+// by the app's path (a stand-up, its meeting, a past meeting), and a banner
+// when a change could not be saved. As in the terminal front end, every
+// control sends an intent of the state it was drawn from: the root's own
+// through the host, those of the screen on top through its run's handle.
+
+#if canImport(SwiftUI)
+import AppFeature
+import Foundation
+import Oak
+import StandupsIntents
+import SwiftUI
+
+/// Shows the app hosted by an `ObservableTransducer<AppFeature>`: the list
+/// of stand-ups under a navigation stack of the app's screens. It starts
+/// the app (loads the stand-ups) when it appears.
+///
+/// Whoever owns the app's lifetime owns the host, so that the run outlives
+/// the view's updates:
+///
+/// ```swift
+/// @main
+/// struct StandupsApp: App {
+///     @State private var app = ObservableTransducer<AppFeature>(initialState: AppFeature.State(), env: .live)
+///
+///     var body: some Scene {
+///         WindowGroup { StandupsAppView(app) }
+///     }
+/// }
+/// ```
+public struct StandupsAppView: View {
+    /// The host of the app's run.
+    public let host: ObservableTransducer<AppFeature>
+
+    /// A view of the run that `host` hosts.
+    public init(_ host: ObservableTransducer<AppFeature>) {
+        self.host = host
+    }
+
+    /// The stack of screens, and the failed write with Try again; `start`
+    /// when the view appears (the app ignores it once started).
+    public var body: some View {
+        let state = host.state
+        let app = StandupsIntents(for: state, proxy: host.proxy) { [host] in host.state }.app
+        VStack(spacing: 0) {
+            NavigationStack(path: path(state, back: app(.back))) {
+                StandupsListView(state, intents: app)
+                    .navigationDestination(for: UUID.self) { id in
+                        StandupsScreenView(host: host, id: id)
+                    }
+            }
+            if let failure = state.data.failure, state.data.phase == .loaded {
+                HStack {
+                    Text("Not saved: \(failure.summary)").foregroundStyle(.red)
+                    Spacer()
+                    Button("Try again") { app(.retrySave)() }
+                }
+                .padding()
+            }
+        }
+        .task { await host.proxy.send(.start) }
+    }
+
+    /// The stack as the ids of its screens; SwiftUI's Back (the button, the
+    /// swipe, the back menu) sends `back` once for each screen it removes.
+    private func path(_ state: AppFeature.State, back: Intent<AppFeature.Event>) -> Binding<[UUID]> {
+        let ids = state.path.map(\.id)
+        return Binding(
+            get: { @MainActor in ids },
+            set: { @MainActor newValue in
+                for _ in newValue.count..<max(ids.count, newValue.count) { back() }
+            })
+    }
+}
+
+/// One screen of the stack, found by its id in the host's latest state, with
+/// the intents of that state when it is on top.
+struct StandupsScreenView: View {
+    let host: ObservableTransducer<AppFeature>
+    let id: UUID
+
+    var body: some View {
+        let state = host.state
+        let intents = StandupsIntents(for: state, proxy: host.proxy) { [host] in host.state }
+        let isTop = state.top?.id == id
+        switch state.path.first(where: { $0.id == id }) {
+        case .detail(_, let detail)?:
+            StandupDetailView(detail, intents: isTop ? intents.detail : nil)
+        case .meeting(_, let meeting)?:
+            MeetingView(meeting, intents: isTop ? intents.meeting : nil)
+        case .pastMeeting(let meetingID, let standupID)?:
+            let standup = state.data.standups[id: standupID]
+            PastMeetingView(standup?.meetings[id: meetingID], of: standup)
+        case nil:
+            EmptyView()
+        }
+    }
+}
+#endif
