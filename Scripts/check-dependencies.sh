@@ -69,6 +69,8 @@ check "the providers' live dependencies must not import a feature" \
     Providers/Live
 check "a feature must not import an adapter or a store" \
     '^(@testable )?import ('"$standups_adapters"')\b' Modules
+check "the intents and the SwiftUI views must not import a terminal library" \
+    '^(@testable )?import (TerminalUI|CNcurses|Components|StandupsTerminal)\b' Modules/Intents Modules/SwiftUI
 check "a component must not import a feature, a provider or an adapter" \
     '^(@testable )?import (Oak|Devices|StandupsProvider|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|StandupsTerminal|'"$standups_adapters"')\b' \
     Components
