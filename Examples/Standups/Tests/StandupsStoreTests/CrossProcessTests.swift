@@ -1,8 +1,8 @@
 // The store on real SQLite across processes: a writer killed with SIGKILL
 // in the middle of its batches leaves the stand-ups after a whole number of
-// them. The writer is this test binary re-launched (WriterProcess.swift);
-// the parent never sleeps: it acts on what the writer reports on a pipe
-// and on its exit.
+// them, and two processes writing at once lose nothing. The writers are
+// this test binary re-launched (WriterProcess.swift); the parent never
+// sleeps: it acts on what they report on a pipe and on their exits.
 
 import Foundation
 import GRDB
@@ -87,10 +87,77 @@ struct CrossProcessTests {
         }
     }
 
-    /// The child writer of the test above (see ``WriterRole``): commits
+    /// Two child processes write batches at once into the same file (each
+    /// goes on until it has committed one after it saw one of the other's,
+    /// so their batches interleave); every batch of both is there, in
+    /// order. The parent's `updates()` hears nothing of their commits
+    /// (GRDB observes the commits of its own pool only): it sees them
+    /// with its own next write, and a fresh `load()` sees them at once.
+    @Test(
+        .enabled(if: WriterRole.current == nil),
+        .enabled(if: canRelaunch, "re-launches the test binary through /proc/self/exe, which only Linux has"))
+    func twoProcessesWritingAtOnceLoseNothing() async throws {
+        let scratch = try ScratchDirectory()
+        let store = StandupsStore(directory: scratch.data)
+        _ = try store.load()
+        var updates = store.updates().makeAsyncIterator()
+        let writers = [Writer(number: 1), Writer(number: 2)]
+        let anchors = writers.map { $0.anchor(after: 0) }
+        try store.save(anchors.map { .add($0) })
+        // Once the observer has seen this store's write, it is in place.
+        while let seen = await updates.next(), seen != anchors {}
+
+        var children: [WriterProcess] = []
+        defer { for child in children { child.kill() } }
+        for (writer, other) in [(writers[0], writers[1]), (writers[1], writers[0])] {
+            children.append(
+                try await WriterProcess.start(
+                    WriterRole(directory: scratch.data.path, writer: writer.number, batches: 40, other: other.number),
+                    log: scratch.url.appendingPathComponent("writer-\(writer.number).log")))
+        }
+        var reports = children.map { $0.reports.makeAsyncIterator() }
+        for index in children.indices {
+            let ready = await reports[index].next()
+            try #require(ready == "ready", "writer \(index + 1) is not ready:\n\(children[index].printed)")
+        }
+        for child in children { try child.input.write(contentsOf: Data("go\n".utf8)) }
+        var committed = [0, 0]
+        for index in children.indices {
+            while let report = await reports[index].next() {
+                if let batch = Int(report.dropFirst("committed ".count)) { committed[index] = batch }
+            }
+            var exits = children[index].launched.exits.makeAsyncIterator()
+            let ending = await exits.next()
+            #expect(
+                ending?.reason == .exit && ending?.status == 0,
+                "writer \(index + 1) failed:\n\(children[index].printed)")
+        }
+        #expect(committed.allSatisfy { $0 >= 40 })
+
+        let loaded = try StandupsStore(directory: scratch.data).load()
+        for (writer, batches) in zip(writers, committed) {
+            #expect(loaded.filter(writer.owns) == writer.state(after: batches), "writer \(writer.number)")
+        }
+        #expect(loaded.count == zip(writers, committed).map { $0.state(after: $1).count }.reduce(0, +))
+        // Interleaved: each wrote its last batch after the other's first.
+        let positions = Dictionary(uniqueKeysWithValues: loaded.enumerated().map { ($1.id, $0) })
+        for (writer, other) in [(0, 1), (1, 0)] {
+            let last = positions[writers[writer].standup(committed[writer]).id] ?? -1
+            let first = positions[writers[other].standup(1).id] ?? Int.max
+            #expect(last > first, "writer \(writer + 1) wrote nothing after writer \(other + 1) began")
+        }
+
+        // The parent's follower heard nothing of the other processes'
+        // commits: its next list is the one after this store's own write.
+        let marker = Standup(id: UUID(number: 0x5EE), title: "Written by the parent").validated()
+        try store.save([.add(marker)])
+        #expect(await updates.next() == loaded + [marker])
+    }
+
+    /// The child writer of the tests above (see ``WriterRole``): commits
     /// `writer.changes(n)` for the batches after the one the file holds,
     /// reporting "committed n" after each.
-    @Test(.enabled(if: WriterRole.current != nil, "a child process of the test above"))
+    @Test(.enabled(if: WriterRole.current != nil, "a child process of the tests above"))
     func childWritesBatches() throws {
         let role = try #require(WriterRole.current)
         let store = StandupsStore(directory: URL(fileURLWithPath: role.directory, isDirectory: true))
