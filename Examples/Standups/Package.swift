@@ -149,6 +149,8 @@ let package = Package(
             dependencies: [
                 "StandupsStore", "LiveProviders", "StandupsProvider", "Models", .product(name: "Oak", package: "Oak"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "TerminalTesting", package: "AppSupport"),
             ],
             path: "Tests/StandupsStoreTests"),
         .testTarget(
