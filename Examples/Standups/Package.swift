@@ -129,8 +129,8 @@ let package = Package(
         .executableTarget(
             name: "App",
             dependencies: [
-                "AppFeature", "Devices", "LiveProviders", "RecordMeeting", "StandupDetail", "StandupsProvider",
-                "StandupsStore", "StandupsTerminal",
+                "AppFeature", "Devices", "LiveProviders", "RecordMeeting", "SpeechRecognizer", "StandupDetail",
+                "StandupsProvider", "StandupsStore", "StandupsTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Common", package: "AppSupport"), .product(name: "TerminalUI", package: "AppSupport"),

@@ -11,6 +11,7 @@ import Foundation
 import LiveProviders
 import Logging
 import RecordMeeting
+import SpeechRecognizer
 import StandupDetail
 import StandupsProvider
 import StandupsStore
@@ -46,8 +47,12 @@ struct StandupsCommand: AsyncParsableCommand {
         guard speed.isFinite, speed >= 1, speed <= 600 else {
             throw ValidationError("--speed takes a factor from 1 (real time) to 600; \(speed) is not one.")
         }
-        if let audio, !FileManager.default.isReadableFile(atPath: audio) {
-            throw ValidationError("--audio: cannot read \"\(audio)\"; give the path of a WAV file.")
+        if let audio {
+            do {
+                _ = try WAVAudio(contentsOf: URL(fileURLWithPath: audio))
+            } catch {
+                throw ValidationError("--audio: \(error)")
+            }
         }
     }
 

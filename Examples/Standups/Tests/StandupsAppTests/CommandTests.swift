@@ -1,0 +1,31 @@
+// The program's options, as a person mistyping them meets them: each
+// mistake is refused before the terminal is taken over, with what to do.
+
+import Foundation
+import TerminalTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct CommandTests {
+    @Test func mistakenOptionsAreRefusedSayingWhatToDo() async throws {
+        let standups = try BuiltProgram.url(named: "standups", packagePath: "Examples/Standups")
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let notWAV = scratch.path("notes.txt")
+        try Data("minutes of the meeting".utf8).write(to: notWAV)
+
+        let speed = try await Subprocess.run(standups, ["--speed", "0"], scratch: scratch.url)
+        #expect(speed.exited(with: 64), "\(speed)")
+        #expect(speed.errors.contains("--speed takes a factor from 1 (real time) to 600"), "\(speed)")
+
+        let audio = try await Subprocess.run(standups, ["--audio", notWAV.path], scratch: scratch.url)
+        #expect(audio.exited(with: 64), "\(audio)")
+        #expect(audio.errors.contains("sox in.wav -r 16000 -c 1 -b 16 out.wav"), "\(audio)")
+
+        // Not a terminal: said, not drawn.
+        let piped = try await Subprocess.run(
+            standups, ["--data-dir", scratch.path("data").path, "--no-speech"], scratch: scratch.url)
+        #expect(piped.exited(with: 1), "\(piped)")
+        #expect(piped.errors.contains("standups is a full-screen program: run it in a terminal."), "\(piped)")
+    }
+}
