@@ -88,11 +88,15 @@ public final class StandupsStore: Sendable {
         return keptAt
     }
 
-    /// The stand-ups after every change committed through this store (all
-    /// its users in this process share one pool); the first element is the
-    /// list now. Changes made by another process are seen at this store's
-    /// next write. Ends quietly when the file cannot be read.
-    public func updates() -> AsyncStream<[Standup]> {
+    /// The stand-ups after every change committed to the file, by this
+    /// process or another (the terminal app and a web server share the
+    /// file); the first element is the list now, and a list is not sent
+    /// twice in a row. Commits through this store are seen at once (GRDB
+    /// observes its own pool); another process's within
+    /// `otherProcessesEvery`, when `PRAGMA data_version` — which changes
+    /// when another connection commits — is read again on a connection of
+    /// its own. Ends quietly when the file cannot be read.
+    public func updates(otherProcessesEvery interval: Duration = .milliseconds(500)) -> AsyncStream<[Standup]> {
         AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             guard let pool = try? open() else {
                 continuation.finish()
@@ -103,7 +107,43 @@ public final class StandupsStore: Sendable {
             let cancellable = observation.start(
                 in: pool, scheduling: .async(onQueue: DispatchQueue(label: "oak-standups.updates")),
                 onError: { _ in continuation.finish() }, onChange: { continuation.yield($0) })
-            continuation.onTermination = { _ in cancellable.cancel() }
+            let watcher = Task.detached { [path] in
+                await Self.watchOtherProcesses(path: path, pool: pool, every: interval)
+            }
+            continuation.onTermination = { _ in
+                cancellable.cancel()
+                watcher.cancel()
+            }
+        }
+    }
+
+    /// Reads `PRAGMA data_version` every `interval` on a read-only
+    /// connection of its own and, when another connection has committed
+    /// meanwhile, tells the pool's observations to fetch again (in order
+    /// with the commits they saw themselves: a follower never gets an
+    /// older list after a newer one). Stops when cancelled or when the file
+    /// cannot be read any more.
+    private static func watchOtherProcesses(path: String, pool: DatabasePool, every interval: Duration) async {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "oak-standups.watch"
+        guard let watch = try? DatabaseQueue(path: path, configuration: configuration) else { return }
+        defer { try? watch.close() }
+        func version() -> Int? {
+            try? watch.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        }
+        guard var seen = version() else { return }
+        while (try? await Task.sleep(for: interval)) != nil {
+            guard let now = version() else { return }
+            guard now != seen else { continue }
+            seen = now
+            // This process's own commits change the version too; the
+            // observations drop the list they already sent.
+            do {
+                try await pool.write { db in try db.notifyChanges(in: .fullDatabase) }
+            } catch {
+                return
+            }
         }
     }
 
