@@ -140,7 +140,8 @@ let package = Package(
         .target(
             name: "StandupsTestSupport",
             dependencies: [
-                "SpeechRecognizer", .product(name: "Clocks", package: "swift-clocks"),
+                "SpeechRecognizer", .product(name: "Oak", package: "Oak"), .product(name: "OakTesting", package: "Oak"),
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "TerminalTesting", package: "AppSupport"),
             ],
             path: "Tests/Support"),
@@ -168,8 +169,8 @@ let package = Package(
         .testTarget(
             name: "StandupDetailTests",
             dependencies: [
-                "StandupDetail", "StandupForm", "Models", "Devices", .product(name: "Oak", package: "Oak"),
-                .product(name: "OakTesting", package: "Oak"),
+                "StandupDetail", "StandupForm", "Models", "Devices", "StandupsTestSupport",
+                .product(name: "Oak", package: "Oak"), .product(name: "OakTesting", package: "Oak"),
             ],
             path: "Tests/StandupDetailTests"),
         .testTarget(

@@ -38,9 +38,7 @@ struct RecordMeetingTests {
             $0.secondsElapsed = 6
             $0.ending = .saving
         }
-        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "")
-        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
-        await steps.finish()
+        await steps.receiveSavedMeeting()
         // No sound when the meeting ends.
         #expect(sounds.plays == 2)
     }
@@ -60,9 +58,7 @@ struct RecordMeetingTests {
         await steps.receive(.speechResult("I completed the project")) { $0.transcript = "I completed the project" }
         await steps.receive(.speechEnded) { $0.recognition = .ended }
         await runToTheEnd(steps, clock: clock, from: 0)
-        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "I completed the project")
-        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
-        await steps.finish()
+        await steps.receiveSavedMeeting(transcript: "I completed the project")
         #expect(log.starts == 1)
         #expect(log.stops == 1)
     }
@@ -83,9 +79,7 @@ struct RecordMeetingTests {
             $0.question = nil
             $0.ending = .saving
         }
-        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "")
-        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
-        await steps.finish()
+        await steps.receiveSavedMeeting()
     }
 
     // SyncUps: testEndMeetingDiscard.
@@ -109,9 +103,7 @@ struct RecordMeetingTests {
         await steps.send(.endMeeting) { $0.question = .endMeeting(isDiscardable: true) }
         await steps.send(.resume) { $0.question = nil }
         await runToTheEnd(steps, clock: clock, from: 0)
-        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "")
-        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
-        await steps.finish()
+        await steps.receiveSavedMeeting()
     }
 
     // SyncUps: testNextSpeaker (and the plain-SwiftUI version's sounds).
@@ -139,9 +131,7 @@ struct RecordMeetingTests {
             $0.question = nil
             $0.ending = .saving
         }
-        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "")
-        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
-        await steps.finish()
+        await steps.receiveSavedMeeting()
         #expect(sounds.plays == 2)
     }
 
@@ -165,9 +155,7 @@ struct RecordMeetingTests {
         }
         await steps.send(.resume) { $0.question = nil }
         await runToTheEnd(steps, clock: clock, from: 0)
-        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: "I completed the project ❌")
-        await steps.receive(.made(meeting)) { $0.ending = .saved(meeting) }
-        await steps.finish()
+        await steps.receiveSavedMeeting(transcript: "I completed the project ❌")
         #expect(log.starts == 1)
         #expect(!log.isRunning)
     }

@@ -7,43 +7,6 @@ import OakTesting
 import RecordMeeting
 import StandupsTestSupport
 
-/// A tester of a transducer whose output is its state, checking every
-/// output: the helpers follow the expected state themselves (the tester's
-/// may already be ahead when effects answered without waiting).
-final class Steps<T: BaseTransducer> where T.State: Equatable, T.Output == T.State, T.Event: Equatable & Sendable {
-    let tester: TransducerTester<T>
-    private(set) var expected: T.State
-
-    init(_ tester: TransducerTester<T>, initialState: T.State) {
-        self.tester = tester
-        expected = initialState
-    }
-
-    /// Sends `event`; `change` makes the expected state (none: unchanged).
-    func send(
-        _ event: T.Event, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-        column: UInt = #column, _ change: ((inout T.State) -> Void)? = nil
-    ) async {
-        change?(&expected)
-        await tester.send(
-            event, output: expected, assert: change, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
-
-    /// Receives `event`; `change` makes the expected state.
-    func receive(
-        _ event: T.Event, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-        column: UInt = #column, _ change: ((inout T.State) -> Void)? = nil
-    ) async {
-        change?(&expected)
-        await tester.receive(
-            event, output: expected, assert: change, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
-
-    func finish(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line) async {
-        await tester.finish(fileID: fileID, filePath: filePath, line: line)
-    }
-}
-
 /// Three attendees, six seconds: two seconds each.
 let threeInSix = Standup(
     id: UUID(number: 0x100), title: "Morning", durationSeconds: 6, theme: .teal,
@@ -53,6 +16,19 @@ let threeInSix = Standup(
     ])
 
 let meetingDate = Date(timeIntervalSince1970: 1_234_567_890)
+
+extension Steps<RecordMeeting> {
+    /// The end of a meeting that is saving: the port makes the meeting (id
+    /// 0, ``meetingDate``) with `transcript`, the run ends with it saved.
+    func receiveSavedMeeting(
+        transcript: String = "", fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line
+    ) async {
+        let meeting = Meeting(id: UUID(number: 0), date: meetingDate, transcript: transcript)
+        await receive(.made(meeting), fileID: fileID, filePath: filePath, line: line) { $0.ending = .saved(meeting) }
+        await finish(fileID: fileID, filePath: filePath, line: line)
+    }
+}
 
 /// The meeting's port with a test clock, a counting sound player and a
 /// fixed date and id.

@@ -9,6 +9,7 @@ import Oak
 import OakTesting
 import StandupDetail
 import StandupForm
+import StandupsTestSupport
 import Synchronization
 import Testing
 
@@ -18,46 +19,15 @@ struct StandupDetailTests {
     func steps(
         speech: SpeechClient = .mock(), openSettings: (@Sendable () async -> Void)? = nil,
         destination: StandupDetail.Destination? = nil
-    ) -> Steps {
+    ) -> Steps<StandupDetail> {
         var initial = StandupDetail.State(standup: .mock)
         initial.destination = destination
+        // `update` clears the request of the step before.
         return Steps(
             TransducerTester(
                 StandupDetail.self, initialState: initial,
-                env: StandupDetail.Env(speech: speech, openSettings: openSettings)), initial)
-    }
-
-    final class Steps {
-        let tester: TransducerTester<StandupDetail>
-        var expected: StandupDetail.State
-        init(_ tester: TransducerTester<StandupDetail>, _ state: StandupDetail.State) {
-            self.tester = tester
-            expected = state
-        }
-        func send(
-            _ event: StandupDetail.Event, line: UInt = #line, _ change: ((inout StandupDetail.State) -> Void)? = nil
-        ) async {
-            expected.request = nil
-            change?(&expected)
-            await tester.send(
-                event, output: expected,
-                assert: change.map { change in
-                    {
-                        $0.request = nil; change(&$0)
-                    }
-                }, line: line)
-        }
-        func receive(
-            _ event: StandupDetail.Event, line: UInt = #line, _ change: @escaping (inout StandupDetail.State) -> Void
-        ) async {
-            expected.request = nil
-            change(&expected)
-            await tester.receive(
-                event, output: expected,
-                assert: {
-                    $0.request = nil; change(&$0)
-                }, line: line)
-        }
+                env: StandupDetail.Env(speech: speech, openSettings: openSettings)),
+            initialState: initial, eachStep: { $0.request = nil })
     }
 
     // SyncUps: testSpeechRestricted.
