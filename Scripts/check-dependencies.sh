@@ -76,7 +76,9 @@ check "a component must not import a feature, a provider or an adapter" \
     Components
 check "nothing imports App" '^(@testable )?import App\b' .
 check "the shipped program must not link a test library" \
-    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting)\b' Core Providers Modules Components App
+    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting)\b' Core Providers Modules Components Web App
+check "the web front end must not import the store, the recogniser or the terminal" \
+    '^(@testable )?import (StandupsStore|SpeechRecognizer|CPocketsphinx|LiveProviders|GRDB|TerminalUI|StandupsTerminal|App)\b' Web
 cd ../..
 
 if [ "$status" -eq 0 ]; then echo "dependency rules hold"; fi

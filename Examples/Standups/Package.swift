@@ -125,12 +125,30 @@ let package = Package(
                 .product(name: "Oak", package: "Oak"),
             ],
             path: "Modules/SwiftUI"),
+        // The features' web views (HTML, forms that post intents by name).
+        .target(
+            name: "StandupsWebViews",
+            dependencies: [
+                "AppFeature", "RecordMeeting", "StandupDetail", "StandupForm", "StandupsIntents", "StandupsList",
+                "StandupsProvider", "Models", .product(name: "Oak", package: "Oak"),
+                .product(name: "WebUI", package: "AppSupport"),
+            ],
+            path: "Modules/Web"),
+        // The web front end: the generic web host configured for the app.
+        .target(
+            name: "StandupsWeb",
+            dependencies: [
+                "AppFeature", "StandupsIntents", "StandupsWebViews", .product(name: "Oak", package: "Oak"),
+                .product(name: "WebHost", package: "AppSupport"), .product(name: "WebUI", package: "AppSupport"),
+            ],
+            path: "Web"),
         // The injector: options, adapters, start.
         .executableTarget(
             name: "App",
             dependencies: [
                 "AppFeature", "Devices", "LiveProviders", "RecordMeeting", "SpeechRecognizer", "StandupDetail",
-                "StandupsProvider", "StandupsStore", "StandupsTerminal",
+                "StandupsProvider", "StandupsStore", "StandupsTerminal", "StandupsWeb",
+                .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Common", package: "AppSupport"), .product(name: "TerminalUI", package: "AppSupport"),
@@ -219,6 +237,16 @@ let package = Package(
                 "App", "StandupsTestSupport", .product(name: "TerminalTesting", package: "AppSupport"),
             ],
             path: "Tests/StandupsAppTests"),
+        // The web front end over real HTTP on loopback.
+        .testTarget(
+            name: "StandupsWebTests",
+            dependencies: [
+                "StandupsWeb", "AppFeature", "Devices", "LiveProviders", "Models", "RecordMeeting", "StandupDetail",
+                "StandupsProvider", "StandupsStore", .product(name: "Oak", package: "Oak"),
+                .product(name: "WebHost", package: "AppSupport"),
+                .product(name: "WebTesting", package: "AppSupport"), .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/StandupsWebTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 // The injector: parses options, builds the adapters (the SQLite store, the
 // speech recogniser, the clock, the terminal's bell), injects them into the
-// features' ports and starts the terminal front end. No feature logic
-// lives here.
+// features' ports and starts a front end: the terminal (the default) or the
+// web host (`standups serve`). No feature logic lives here.
 
 import AppFeature
 import ArgumentParser
@@ -22,20 +22,15 @@ import TerminalUI
 struct StandupsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "standups",
-        abstract: "Run your daily stand-up meetings in a terminal: a timer per speaker and a live transcript.")
+        abstract: "Run your daily stand-up meetings: a timer per speaker and a live transcript.",
+        subcommands: [Meet.self, Serve.self], defaultSubcommand: Meet.self)
+}
 
+/// Where the stand-ups are kept, and how fast meetings run.
+struct StoreOptions: ParsableArguments {
     @Option(
         help: "Where the stand-ups are kept (default: $XDG_DATA_HOME/oak-standups, else ~/.local/share/oak-standups).")
     var dataDir: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "A recorded meeting to transcribe instead of the microphone (a WAV file).",
-            valueName: "file"))
-    var audio: String?
-
-    @Flag(help: "Do not recognise speech: meetings are not recorded.")
-    var noSpeech = false
 
     @Option(
         help: ArgumentHelp(
@@ -47,6 +42,39 @@ struct StandupsCommand: AsyncParsableCommand {
         guard speed.isFinite, speed >= 1, speed <= 600 else {
             throw ValidationError("--speed takes a factor from 1 (real time) to 600; \(speed) is not one.")
         }
+    }
+
+    /// The store in the data directory, created if need be.
+    func store() throws -> StandupsStore {
+        let directory = DataDirectory.resolve(named: "oak-standups", override: dataDir)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandError("Cannot create the data directory \(directory.path): \(error.localizedDescription)")
+        }
+        return StandupsStore(directory: directory)
+    }
+
+    /// The meetings' clock.
+    var clock: ScaledClock<ContinuousClock> { ScaledClock(base: ContinuousClock(), factor: speed) }
+}
+
+struct Meet: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "meet", abstract: "Run the app in your terminal (the default).")
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "A recorded meeting to transcribe instead of the microphone (a WAV file).",
+            valueName: "file"))
+    var audio: String?
+
+    @Flag(help: "Do not recognise speech: meetings are not recorded.")
+    var noSpeech = false
+
+    func validate() throws {
         if let audio {
             do {
                 _ = try WAVAudio(contentsOf: URL(fileURLWithPath: audio))
@@ -60,16 +88,10 @@ struct StandupsCommand: AsyncParsableCommand {
         // Nothing may write on the screen the app draws on.
         LoggingSystem.bootstrap { SwiftLogNoOpLogHandler($0) }
         guard Terminal.isInteractive else {
-            throw CommandError("standups is a full-screen program: run it in a terminal.")
+            throw CommandError("standups is a full-screen program: run it in a terminal (or use `standups serve`).")
         }
-        let directory = DataDirectory.resolve(named: "oak-standups", override: dataDir)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CommandError("Cannot create the data directory \(directory.path): \(error.localizedDescription)")
-        }
-        let store = StandupsStore(directory: directory)
-        let clock = ScaledClock(base: ContinuousClock(), factor: speed)
+        let store = try options.store()
+        let clock = options.clock
         let terminal = Terminal()
         let speech = await LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
         let env = AppFeature.Env(

@@ -137,6 +137,20 @@ public final class WebDriver: @unchecked Sendable {
         guard clicked as? Bool == true else { throw WebDriverError.unexpected("nothing to click at \(css)") }
     }
 
+    /// Types `text` into the element matching `css`, once there is one, as
+    /// a person does: key by key, with the browser's own events (`"\u{E007}"`
+    /// is Enter, which submits a form with its default button).
+    public func type(_ text: String, into css: String) async throws {
+        let selector = String(decoding: try JSONEncoder().encode(css), as: UTF8.self)
+        try await waitUntil("document.querySelector(\(selector)) !== null")
+        let found = try await command(
+            "POST", "/session/\(sessionID)/element", ["using": "css selector", "value": css])
+        guard let reference = found["value"] as? [String: Any],
+            let element = reference["element-6066-11e4-a52e-4f735466cecf"] as? String
+        else { throw WebDriverError.unexpected("no element at \(css): \(found)") }
+        _ = try await command("POST", "/session/\(sessionID)/element/\(element)/value", ["text": text])
+    }
+
     /// Runs `script` (an async function body; `arguments` are passed) in
     /// the page and returns what its promise resolves to.
     public func run(_ script: String, _ arguments: [Any] = []) async throws -> Any? {

@@ -105,10 +105,14 @@ public enum WebPage {
             const form = event.target;
             if (!(form instanceof HTMLFormElement) || !form.classList.contains("intent")) { return; }
             event.preventDefault();
+            // The button pressed names the intent in forms with several.
+            const data = new FormData(form);
+            const button = event.submitter;
+            if (button && button.name) { data.append(button.name, button.value); }
             fetch(form.action, {
               method: "POST",
               headers: { "X-Oak-Intent": "fetch" },
-              body: new URLSearchParams(new FormData(form)),
+              body: new URLSearchParams(data),
               credentials: "same-origin",
             }).then((response) => {
               if (response.status === 409 || response.status === 403) { window.location.reload(); }

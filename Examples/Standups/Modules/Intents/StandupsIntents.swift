@@ -66,7 +66,6 @@ extension RecordMeeting {
 }
 
 /// The intents a view of one state of the app offers.
-@MainActor
 public struct StandupsIntents {
     /// The root's own intents.
     public var app: Intents<AppFeature, AppFeature.Scope>

@@ -1,0 +1,72 @@
+// `standups serve`: the same features, hosted per browser session by the
+// web front end (StandupsWeb), over the same store as the terminal app.
+// Options and injection only.
+
+import AppFeature
+import ArgumentParser
+import Devices
+import Foundation
+import LiveProviders
+import Logging
+import RecordMeeting
+import StandupDetail
+import StandupsWeb
+import WebHost
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the app to browsers on 127.0.0.1 (one session per browser).")
+
+    @Option(help: "The port to listen on (0: any free port).") var port = 8080
+    @Option(help: "The most browser sessions at once.") var maxSessions = 1_000
+    @Option(help: "Minutes a session lives without a request (fractions allowed).") var idleMinutes = 30.0
+    @OptionGroup var options: StoreOptions
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
+        guard maxSessions > 0 else { throw ValidationError("--max-sessions takes a number from 1.") }
+        guard idleMinutes > 0, idleMinutes <= 10_080 else {
+            throw ValidationError("--idle-minutes takes a number of minutes above 0, at most a week (10080).")
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        Self.allowOpenFiles()
+        let store = try options.store()
+        // Meetings in the browser are not recorded yet: the server has no
+        // microphone of the team's (issue 23 streams the browser's).
+        let speech = SpeechClient.unavailable(.restricted)
+        let env = AppFeature.Env(
+            standups: .live(store),
+            detail: StandupDetail.Env(speech: speech),
+            meeting: RecordMeeting.Env(
+                clock: options.clock, speech: speech, sound: .silent, now: { Date() }, uuid: { UUID() }))
+        let host = try await WebHost.start(
+            app: StandupsWeb(env: env), port: port,
+            limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000))),
+            logger: Logger(label: "oak.standups.web"))
+        // Written at once, not buffered: a script waits for this line.
+        FileHandle.standardOutput.write(Data("Oak Standups: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
+        try await host.wait()
+    }
+
+    /// Raises the process's limit of open files to the most it may have:
+    /// each browser with its page open holds a connection.
+    static func allowOpenFiles() {
+        #if canImport(Glibc)
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        #endif
+    }
+}

@@ -1,0 +1,78 @@
+// The web front end in a real browser: headless Chromium (Debian's
+// `chromium` and `chromium-driver`, installed by .ci/run) driven through
+// WebDriver, as a person would use the page: a stand-up added through the
+// form (its default button is Done, so Enter in a field adds it), opened,
+// and a meeting started and ended. In CI the browser must be there;
+// elsewhere the test is skipped without it.
+
+import Foundation
+import Testing
+import WebTesting
+
+@Suite(
+    "In a real browser", .serialized, .timeLimit(.minutes(3)),
+    .enabled(
+        if: WebDriver.executables != nil || ProcessInfo.processInfo.environment["CI"] == "true",
+        "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"))
+struct BrowserTests {
+    /// The button that posts `intent`: the only one of its form, or the
+    /// one that names it.
+    static func button(_ intent: String) -> String {
+        "form.intent:has(input[name=\"intent\"][value=\"\(intent)\"]) button, "
+            + "button[name=\"intent\"][value=\"\(intent)\"]"
+    }
+
+    @Test func aStandupAddedThroughTheFormAndAMeeting() async throws {
+        try await StandupsWebTests.Fixture.with { web in
+            let browser = try await WebDriver.start(width: 900, height: 900)
+            do {
+                try await browser.open(web.host.baseURL + "/")
+                try await browser.waitUntil("document.getElementById('empty') !== null")
+                try await browser.click(Self.button("list.add"))
+                try await browser.waitUntil("document.getElementById('standup-form') !== null")
+                try await browser.type("Design review", into: "input[name=\"title\"]")
+                _ = try await browser.run("document.querySelector('select[name=\"theme\"]').value = 'indigo';")
+                try await browser.type("Ana", into: "input[name^=\"attendee.\"]")
+                try await browser.click(Self.button("form.addAttendee"))
+                try await browser.waitUntil("document.querySelectorAll('input[name^=\"attendee.\"]').length === 2")
+                #expect(
+                    try await browser.run("return document.querySelector('input[name=\"title\"]').value;")
+                        as? String == "Design review", "the fields typed are kept when adding an attendee")
+                // Enter in a field submits the form with its default button: Done.
+                try await browser.type("Bruno\u{E007}", into: "li:nth-child(2) > input[name^=\"attendee.\"]")
+                try await browser.waitUntil("document.querySelector('#standups .theme-indigo') !== null")
+                #expect(try await browser.text("#standups li strong") == "Design review")
+
+                try await browser.click("#standups li button")
+                try await browser.waitUntil("document.getElementById('detail') !== null")
+                try await browser.click(Self.button("detail.start"))
+                try await browser.waitUntil("document.getElementById('question') !== null")
+                try await browser.click(Self.button("detail.continue"))
+                try await browser.waitUntil("document.getElementById('meeting') !== null")
+                try await browser.click(Self.button("meeting.next"))
+                try await browser.waitUntil("document.getElementById('meeting').dataset.speaker === '1'")
+                #expect(try await browser.text("#speaker strong") == "Bruno")
+                try save(try await browser.screenshot(), as: "standups-web-meeting.png")
+                try await browser.click(Self.button("meeting.end"))
+                try await browser.waitUntil("document.getElementById('question') !== null")
+                try await browser.click(Self.button("meeting.save"))
+                try await browser.waitUntil("document.querySelector('#meetings li') !== null")
+            } catch {
+                let page = try? await browser.run("return document.getElementById('app').innerHTML;")
+                Issue.record("The page when the test failed: \(page as? String ?? "unknown")")
+                await browser.quit()
+                throw error
+            }
+            await browser.quit()
+        }
+    }
+
+    func save(_ data: Data, as name: String) throws {
+        let directory =
+            ProcessInfo.processInfo.environment["OAK_ARTIFACTS_DIR"].map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/artifacts")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try data.write(to: directory.appendingPathComponent(name))
+    }
+}
