@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "WebHost", targets: ["WebHost"]),
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "ServerSupport", targets: ["ServerSupport"]),
+        .library(name: "SQLiteSupport", targets: ["SQLiteSupport"]),
         // For tests only: programs in a real pseudo-terminal (tmux), and a
         // browser's side of a web server (HTTP, Server-Sent Events, headless
         // Chromium through WebDriver).
@@ -31,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Small helpers every app uses: elapsed time on any clock, text made
@@ -77,6 +79,9 @@ let package = Package(
             ]),
         // Test support, shared by the apps' tests: never linked into a
         // shipped program.
+        // An app's SQLite file opened safely (damaged files refused
+        // untouched, "busy" retried), for the apps' stores.
+        .target(name: "SQLiteSupport", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "TerminalTesting"),
         .target(name: "WebTesting"),
         .testTarget(
@@ -85,6 +90,8 @@ let package = Package(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "CNcurses", "Common", .product(name: "Oak", package: "Oak")]),
         .testTarget(name: "WebUITests", dependencies: ["WebUI"]),
+        .testTarget(
+            name: "SQLiteSupportTests", dependencies: ["SQLiteSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [

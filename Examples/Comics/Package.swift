@@ -31,7 +31,9 @@ let package = Package(
         // Favourites in SQLite through GRDB.
         .target(
             name: "Persistence",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "SQLiteSupport", package: "AppSupport"),
+            ],
             path: "Persistence"),
         // Features: domain types, transducer, port, views.
         .target(

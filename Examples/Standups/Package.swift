@@ -34,6 +34,7 @@ let package = Package(
             name: "StandupsStore",
             dependencies: [
                 "Models", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SQLiteSupport", package: "AppSupport"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ],
             path: "Core/StandupsStore"),

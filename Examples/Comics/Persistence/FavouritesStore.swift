@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLiteSupport
 
 /// The favourite comics, kept in `favourites.sqlite` inside a data
 /// directory, through a GRDB `DatabasePool` in WAL mode.
@@ -57,7 +58,7 @@ public final class FavouritesStore: Sendable {
     ///   ``PersistenceError/writeFailed(reason:)`` (the schema could not be
     ///   written).
     public init(directory: URL) throws(PersistenceError) {
-        try FileSystem.createDirectory(atPath: directory.path)
+        try Self.checked { () throws(SQLiteFileProblem) in try SQLiteFile.createDirectory(atPath: directory.path) }
         let path = directory.appendingPathComponent(Self.fileName).path
         try Self.checkExistingFile(atPath: path)
 
@@ -244,20 +245,11 @@ extension FavouritesStore {
     static func openPool(path: String) throws(PersistenceError) -> DatabasePool {
         var configuration = Configuration()
         configuration.label = "oak-comics.favourites"
-        configuration.busyMode = .timeout(busyTimeout)
-        let deadline = ContinuousClock.now + .seconds(busyTimeout)
-        var attempts = 0
-        while true {
-            attempts += 1
-            do {
-                let pool = try DatabasePool(path: path, configuration: configuration)
-                try migrate(pool)
-                return pool
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && .now < deadline {
-                Thread.sleep(forTimeInterval: 0.002 * Double(min(attempts, 25)))
-            } catch {
-                throw failure(error, path: path) { .unreadable(path: path, reason: $0) }
-            }
+        do {
+            return try SQLiteFile.openPool(
+                path: path, configuration: configuration, busyTimeout: busyTimeout, migrate: migrate)
+        } catch {
+            throw failure(error, path: path) { .unreadable(path: path, reason: $0) }
         }
     }
 
@@ -338,65 +330,26 @@ extension FavouritesStore {
 // MARK: - Checking a file before writing to it
 
 extension FavouritesStore {
-    /// The first 16 bytes of every SQLite database file.
-    static let sqliteHeader = Array("SQLite format 3\0".utf8)
-
     /// Checks, without writing to it, that the file at `path` is absent,
-    /// empty (SQLite makes an empty file a new database) or a well-formed
-    /// SQLite database.
-    ///
-    /// Opening a `DatabasePool` writes at once (it turns the database to WAL
-    /// mode), so a damaged file must be recognised before: by its header,
-    /// then through a read-only connection that runs `PRAGMA quick_check`.
-    /// Side files (`-wal`, `-shm`) that the read-only connection leaves
-    /// behind next to a refused file are removed; those that were there
-    /// before are kept.
+    /// empty or a well-formed SQLite database (AppSupport's
+    /// `SQLiteFile.checkExisting`: opening a `DatabasePool` writes at once,
+    /// so a damaged file must be recognised before).
     static func checkExistingFile(atPath path: String) throws(PersistenceError) {
-        let prefix: [UInt8]
-        switch FileSystem.readPrefix(ofFileAtPath: path, count: sqliteHeader.count) {
-        case .missing:
-            return
-        case .failed(let reason):
-            throw .unreadable(path: path, reason: reason)
-        case .read(let bytes):
-            prefix = bytes
-        }
-        if prefix.isEmpty { return }
-        guard prefix == sqliteHeader else {
-            throw .corrupt(path: path, reason: "it does not begin with the SQLite header; it is not an SQLite database")
-        }
-        let sideFiles = [path + "-wal", path + "-shm"].filter { !FileManager.default.fileExists(atPath: $0) }
-        do throws(PersistenceError) {
-            try quickCheck(path: path)
-        } catch {
-            for sideFile in sideFiles { try? FileManager.default.removeItem(atPath: sideFile) }
-            throw error
+        try checked { () throws(SQLiteFileProblem) in
+            try SQLiteFile.checkExisting(atPath: path, busyTimeout: busyTimeout)
         }
     }
 
-    /// Runs `PRAGMA quick_check` through a read-only connection, closed on return.
-    ///
-    /// Only a verdict of corruption is reported: any other failure (a lock
-    /// held too long, a read-only directory) is left for the
-    /// `DatabasePool` to report, as it does not write into a file that
-    /// SQLite cannot read.
-    private static func quickCheck(path: String) throws(PersistenceError) {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(busyTimeout)
-        let problems: [String]
+    /// Runs `body`, its problem as this store's error.
+    static func checked(_ body: () throws(SQLiteFileProblem) -> Void) throws(PersistenceError) {
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            problems = try queue.read { db in
-                try String.fetchAll(db, sql: "PRAGMA quick_check(5)").filter { $0 != "ok" }
-            }
-        } catch let error as DatabaseError where isCorruption(error) {
-            throw .corrupt(path: path, reason: reason(error))
+            try body()
         } catch {
-            return
-        }
-        if !problems.isEmpty {
-            throw .corrupt(path: path, reason: "it is malformed: " + problems.joined(separator: "; "))
+            switch error {
+            case .cannotCreateDirectory(let path, let reason): throw .cannotCreateDirectory(path: path, reason: reason)
+            case .unreadable(let path, let reason): throw .unreadable(path: path, reason: reason)
+            case .damaged(let path, let reason): throw .corrupt(path: path, reason: reason)
+            }
         }
     }
 }
@@ -406,14 +359,12 @@ extension FavouritesStore {
 extension FavouritesStore {
     /// Whether SQLite found the file not to be a database, or a malformed one.
     static func isCorruption(_ error: DatabaseError) -> Bool {
-        error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+        SQLiteFile.isCorruption(error)
     }
 
     /// A reason for a person: SQLite's message and its code.
     static func reason(_ error: DatabaseError) -> String {
-        let reason = "\(error.message ?? "SQLite failed") (SQLite error \(error.extendedResultCode.rawValue))"
-        guard error.resultCode == .SQLITE_BUSY else { return reason }
-        return reason + "; another program kept it locked for more than \(Int(busyTimeout)) seconds"
+        SQLiteFile.reason(error, busyTimeout: busyTimeout)
     }
 
     /// The error to throw for `error`: ``PersistenceError/corrupt(path:reason:)``

@@ -10,6 +10,7 @@ import Foundation
 import GRDB
 import IdentifiedCollections
 import Models
+import SQLiteSupport
 import Synchronization
 
 /// The stand-ups kept in `standups.sqlite` in a data directory.
@@ -151,10 +152,26 @@ public final class StandupsStore: Sendable {
 
     private func open() throws(StandupsStoreError) -> DatabasePool {
         if let pool = pool.withLock({ $0 }) { return pool }
-        try SQLiteFile.createDirectory(atPath: directory.path)
-        try SQLiteFile.checkExisting(atPath: path)
-        let opened = try SQLiteFile.openPool(
-            path: path, label: "oak-standups", busyTimeout: Self.busyTimeout, migrator: Self.migrator)
+        do {
+            try SQLiteFile.createDirectory(atPath: directory.path)
+            try SQLiteFile.checkExisting(atPath: path, busyTimeout: Self.busyTimeout)
+        } catch {
+            switch error {
+            case .cannotCreateDirectory(let path, let reason): throw .cannotCreateDirectory(path: path, reason: reason)
+            case .unreadable(let path, let reason): throw .unreadable(path: path, reason: reason)
+            case .damaged(let path, let reason): throw .damaged(path: path, reason: reason)
+            }
+        }
+        var configuration = Configuration()
+        configuration.label = "oak-standups"
+        let opened: DatabasePool
+        do {
+            opened = try SQLiteFile.openPool(
+                path: path, configuration: configuration, busyTimeout: Self.busyTimeout,
+                migrate: { try SQLiteFile.migrate($0, with: Self.migrator) })
+        } catch {
+            throw Self.failure(error, path: path) { .unreadable(path: path, reason: $0) }
+        }
         return pool.withLock { pool in
             if let pool { return pool }
             pool = opened
@@ -303,8 +320,8 @@ public final class StandupsStore: Sendable {
         switch error {
         case let error as StandupsStoreError: error
         case let error as DatabaseError where SQLiteFile.isCorruption(error):
-            .damaged(path: path, reason: SQLiteFile.reason(error, busyTimeout: busyTimeout))
-        case let error as DatabaseError: otherwise(SQLiteFile.reason(error, busyTimeout: busyTimeout))
+            .damaged(path: path, reason: SQLiteFile.reason(error, busyTimeout: Self.busyTimeout))
+        case let error as DatabaseError: otherwise(SQLiteFile.reason(error, busyTimeout: Self.busyTimeout))
         case let error as StoredValueError: .damaged(path: path, reason: error.description)
         case let error as RowDecodingError: .damaged(path: path, reason: "a stored value cannot be read: \(error)")
         default: otherwise(String(describing: error))

@@ -1,0 +1,75 @@
+// Opening an app's SQLite file: what is refused before anything is
+// written, and the directory made private to the user. (The stores'
+// tests — Comics' favourites, Standups' stand-ups — cover the rest on
+// their own files: restarts, killed writers, two processes.)
+
+import Foundation
+import GRDB
+import SQLiteSupport
+import Testing
+
+@Suite("SQLite files")
+struct SQLiteFileTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oak-sqlite-\(UUID().uuidString)")
+
+    @Test func aMissingOrEmptyFileIsANewDatabaseAndAnyOtherFileIsRefusedUntouched() throws {
+        try SQLiteFile.createDirectory(atPath: directory.path)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("data.sqlite").path
+        try SQLiteFile.checkExisting(atPath: path, busyTimeout: 1)
+        FileManager.default.createFile(atPath: path, contents: Data())
+        try SQLiteFile.checkExisting(atPath: path, busyTimeout: 1)
+
+        let notes = Data("minutes of the meeting, not a database".utf8)
+        FileManager.default.createFile(atPath: path, contents: notes)
+        #expect {
+            try SQLiteFile.checkExisting(atPath: path, busyTimeout: 1)
+        } throws: { error in
+            guard case .damaged(path, let reason)? = error as? SQLiteFileProblem else { return false }
+            return reason.contains("not an SQLite database")
+        }
+        #expect(FileManager.default.contents(atPath: path) == notes, "the refused file is untouched")
+
+        // The header, then garbage: refused by SQLite's own check, no side
+        // file left behind.
+        var damaged = Data(SQLiteFile.header)
+        damaged.append(Data(repeating: 0xA5, count: 8_192))
+        FileManager.default.createFile(atPath: path, contents: damaged)
+        #expect(throws: SQLiteFileProblem.self) { try SQLiteFile.checkExisting(atPath: path, busyTimeout: 1) }
+        #expect(FileManager.default.contents(atPath: path) == damaged)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+
+    @Test func aPoolIsOpenedAndMigratedOnceEvenWhenMigratingAgain() throws {
+        try SQLiteFile.createDirectory(atPath: directory.path)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("data.sqlite").path
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try db.create(table: "note") { $0.column("text", .text) } }
+        let first = try SQLiteFile.openPool(
+            path: path, configuration: Configuration(), busyTimeout: 1,
+            migrate: { try SQLiteFile.migrate($0, with: migrator) })
+        try first.write { db in try db.execute(sql: "INSERT INTO note (text) VALUES ('kept')") }
+        let second = try SQLiteFile.openPool(
+            path: path, configuration: Configuration(), busyTimeout: 1,
+            migrate: { try SQLiteFile.migrate($0, with: migrator) })
+        #expect(try second.read { db in try String.fetchAll(db, sql: "SELECT text FROM note") } == ["kept"])
+        #expect(try second.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+    }
+
+    @Test func theDataDirectoryIsPrivateAndAFileInItsPlaceIsSaid() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try SQLiteFile.createDirectory(atPath: directory.path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        try SQLiteFile.createDirectory(atPath: directory.path)  // already there: fine
+
+        let file = directory.appendingPathComponent("taken")
+        FileManager.default.createFile(atPath: file.path, contents: Data())
+        #expect(
+            throws: SQLiteFileProblem.cannotCreateDirectory(
+                path: file.path, reason: "a file that is not a directory is in its place")
+        ) { try SQLiteFile.createDirectory(atPath: file.path) }
+    }
+}
