@@ -81,12 +81,17 @@ let package = Package(
             name: "RecordMeeting",
             dependencies: ["Models", "Devices", .product(name: "Oak", package: "Oak")],
             path: "Modules/RecordMeeting"),
+        // The meetings in progress, one run each, shared by their viewers.
+        .target(
+            name: "MeetingRooms",
+            dependencies: ["Models", "RecordMeeting", "StandupsProvider", .product(name: "Oak", package: "Oak")],
+            path: "Modules/MeetingRooms"),
         // The root: navigation, the provider, quitting.
         .target(
             name: "AppFeature",
             dependencies: [
-                "Models", "Devices", "StandupsProvider", "StandupsList", "StandupDetail", "RecordMeeting",
-                .product(name: "Oak", package: "Oak"),
+                "Models", "Devices", "MeetingRooms", "StandupsProvider", "StandupsList", "StandupDetail",
+                "RecordMeeting", .product(name: "Oak", package: "Oak"),
             ],
             path: "Modules/AppFeature"),
         // Components: the terminal's building blocks (cards, text fields,
@@ -248,6 +253,12 @@ let package = Package(
                 .product(name: "WebTesting", package: "AppSupport"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/StandupsWebTests"),
+        .testTarget(
+            name: "MeetingRoomsTests",
+            dependencies: [
+                "MeetingRooms", "Models", "RecordMeeting", "Devices", "StandupsProvider", "StandupsTestSupport",
+            ],
+            path: "Tests/MeetingRoomsTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,7 +17,7 @@
 // `CNcurses` to the AppSupport modules they depend on. `Sources/StandupsSwiftUI`
 // links to the Standups app's SwiftUI views (Modules/SwiftUI), and `Models`,
 // `Devices`, `StandupsProvider`, `StandupForm`, `StandupsList`,
-// `StandupDetail`, `RecordMeeting`, `AppFeature` and `StandupsIntents` to the
+// `StandupDetail`, `RecordMeeting`, `MeetingRooms`, `AppFeature` and `StandupsIntents` to the
 // Standups modules they depend on (the features, their intents, and the
 // models and providers below them; no adapter). Keep the dependencies of the
 // `Oak` target in step with ../../Package.swift, and those of the others with
@@ -87,10 +87,13 @@ let package = Package(
         .target(name: "StandupsList", dependencies: ["Models", "StandupForm", "Oak"]),
         .target(name: "StandupDetail", dependencies: ["Models", "Devices", "StandupForm", "Oak"]),
         .target(name: "RecordMeeting", dependencies: ["Models", "Devices", "Oak"]),
+        .target(name: "MeetingRooms", dependencies: ["Models", "RecordMeeting", "StandupsProvider", "Oak"]),
         .target(
             name: "AppFeature",
             dependencies: [
-                "Models", "Devices", "StandupsProvider", "StandupsList", "StandupDetail", "RecordMeeting", "Oak",
+                "Models", "Devices", "MeetingRooms", "StandupsProvider", "StandupsList", "StandupDetail",
+                "RecordMeeting",
+                "Oak",
             ]),
         .target(
             name: "StandupsIntents", dependencies: ["AppFeature", "StandupDetail", "RecordMeeting", "Models", "Oak"]),

@@ -6,6 +6,7 @@
 
 import Devices
 import Foundation
+import MeetingRooms
 import Models
 import Oak
 import RecordMeeting
@@ -19,9 +20,10 @@ public enum AppFeature: EffectTransducer {
     public enum Screen: Equatable, Hashable, Sendable, Identifiable {
         /// A stand-up's screen: its run, and its state as last reported.
         case detail(Child<StandupDetail>, StandupDetail.State)
-        /// A meeting: its run, and its state as last reported (kept after
+        /// A meeting: its room (the run shared by everyone who shows it,
+        /// ``MeetingRooms``), and its state as last reported (kept after
         /// the run ended, while the meeting is being saved).
-        case meeting(Child<RecordMeeting>, RecordMeeting.State)
+        case meeting(MeetingRooms.Room, RecordMeeting.State)
         /// A past meeting of a stand-up.
         case pastMeeting(Meeting.ID, of: Standup.ID)
 
@@ -71,11 +73,11 @@ public enum AppFeature: EffectTransducer {
         var detailChildren: [Child<StandupDetail>] {
             path.compactMap { if case .detail(let child, _) = $0 { child } else { nil } }
         }
-        var meetingChildren: [Child<RecordMeeting>] {
-            path.compactMap { screen in
-                // A meeting that ended has no run any more.
-                if case .meeting(let child, let meeting) = screen, !meeting.isTerminal { child } else { nil }
-            }
+        /// The meeting shown, if any (at most one: a meeting is pushed over
+        /// its stand-up, on top).
+        var meetingRoom: UUID? {
+            for case .meeting(let room, _) in path { return room.id }
+            return nil
         }
     }
 
@@ -91,6 +93,8 @@ public enum AppFeature: EffectTransducer {
         case open(Standup.ID)
         /// A stand-up's screen reported its state.
         case detail(UUID, StandupDetail.State)
+        /// This session joined a meeting's room: show it.
+        case joinedMeeting(MeetingRooms.Room, RecordMeeting.State)
         /// A meeting reported its state.
         case meeting(UUID, RecordMeeting.State)
         /// Back: the top screen goes (not a meeting in progress: it asks).
@@ -110,14 +114,16 @@ public enum AppFeature: EffectTransducer {
         public var standups: StandupsProvider.Dependencies
         /// A stand-up's screen's port.
         public var detail: StandupDetail.Env
-        /// The meeting's port.
-        public var meeting: RecordMeeting.Env
+        /// The meetings in progress, shared by every run of the app that
+        /// has this port (every browser session of a server).
+        public var meetings: MeetingRooms
 
-        /// The ports.
+        /// The ports; meetings run with `meeting` in rooms of their own,
+        /// saved through `standups` when nobody watches them end.
         public init(standups: StandupsProvider.Dependencies, detail: StandupDetail.Env, meeting: RecordMeeting.Env) {
             self.standups = standups
             self.detail = detail
-            self.meeting = meeting
+            self.meetings = MeetingRooms(env: meeting) { change in try? await standups.save([change]) }
         }
     }
 
@@ -146,15 +152,9 @@ public enum AppFeature: EffectTransducer {
         {
             effects.insert(change, at: 0)
         }
-        if let change = Self.Effect.children(
-            \.meetingChildren, from: before, to: state,
-            start: { child in
-                .combine(
-                    .run(child, env: { $0.meeting }, output: { .meeting(child.id, $0) }),
-                    Effect(operation: { _, _ in await child.proxy.send(.start) }))
-            })
-        {
-            effects.insert(change, at: 0)
+        // Leaving a meeting's screen leaves its room (the meeting goes on).
+        if let room = before.meetingRoom, room != state.meetingRoom {
+            effects.append(.cancelTask(Self.roomID))
         }
         switch effects.count {
         case 0: return nil
@@ -198,15 +198,35 @@ public enum AppFeature: EffectTransducer {
                 save(.delete(standupID), &state, &effects)
                 pop(id, &state)
             case .startMeeting(let standup, let isRecording):
-                guard state.top?.id == id else { return }
-                let initial = RecordMeeting.State(standup: standup, isRecording: isRecording)
-                state.path.append(.meeting(Child(RecordMeeting.self, initialState: initial), initial))
+                guard state.top?.id == id, state.meetingRoom == nil else { return }
+                // Joins the meeting of this stand-up in progress, or starts
+                // it; its states come in as long as the screen shows it.
+                effects.append(
+                    Effect(
+                        id: Self.roomID,
+                        operation: { env, input in
+                            let (room, states) = env.meetings.join(standup, isRecording: isRecording)
+                            var isFirst = true
+                            for await meeting in states {
+                                await input.send(isFirst ? .joinedMeeting(room, meeting) : .meeting(room.id, meeting))
+                                isFirst = false
+                            }
+                        }))
             case .openMeeting(let meetingID):
                 guard state.top?.id == id else { return }
                 state.path.append(.pastMeeting(meetingID, of: detail.standup.id))
             case nil:
                 break
             }
+        case .joinedMeeting(let room, let meeting):
+            guard case .detail(_, let detail)? = state.top, detail.standup.id == meeting.standup.id,
+                state.meetingRoom == nil
+            else {
+                effects.append(.cancelTask(Self.roomID))
+                return
+            }
+            state.path.append(.meeting(room, meeting))
+            transition(&state, .meeting(room.id, meeting), &effects)
         case .meeting(let id, let meeting):
             guard let index = state.path.firstIndex(where: { $0.id == id }),
                 case .meeting(let child, _) = state.path[index]
@@ -256,6 +276,9 @@ public enum AppFeature: EffectTransducer {
             }
         }
     }
+
+    /// The operation that follows the meeting's room while its screen shows.
+    static let roomID: EffectID = "meeting-room"
 
     /// Hands `change` to the provider.
     static func save(_ change: StandupChange, _ state: inout State, _ effects: inout [Self.Effect]) {

@@ -126,6 +126,73 @@ struct StandupsWebTests {
         #expect(try await browser.intent("list.add", token: token).status == 204)
     }
 
+    @Test("two browsers in one meeting: one run, a Next from one reaches the other, the question is shared")
+    func twoBrowsersShareOneMeeting() async throws {
+        try await Fixture.with { web in try await twoBrowsersShareOneMeeting(web) }
+    }
+
+    func twoBrowsersShareOneMeeting(_ web: Fixture) async throws {
+        // The first browser adds a stand-up and starts its meeting.
+        let first = WebClient(base: web.host.baseURL)
+        let firstToken = try #require(WebClient.token(in: try await first.get("/").body))
+        let firstPages = first.events()
+        #expect(try await first.intent("list.add", token: firstToken).status == 204)
+        let form = try await firstPages.first(where: { $0.contains("id=\"standup-form\"") }, "the form")
+        let attendee = try #require(Self.attendeeField(in: form))
+        #expect(
+            try await first.intent("form.addAttendee", token: firstToken, fields: [(attendee, "Ann")]).status == 204)
+        let twoFields = try await firstPages.first(
+            where: { $0.components(separatedBy: "name=\"attendee.").count == 3 }, "two attendee fields")
+        let second = try #require(Self.fields(named: "attendee.", in: twoFields).last)
+        #expect(
+            try await first.intent(
+                "form.done", token: firstToken, fields: [("title", "Daily"), (attendee, "Ann"), (second, "Bo")]
+            ).status == 204)
+        let list = try await firstPages.first(where: { $0.contains("data-standup=") }, "the card")
+        let id = try #require(Self.value(of: "data-standup", in: list))
+        try await Self.startMeeting(of: id, client: first, token: firstToken, pages: firstPages)
+
+        // The second browser opens the same stand-up's meeting: it joins it.
+        let other = WebClient(base: web.host.baseURL)
+        let otherToken = try #require(WebClient.token(in: try await other.get("/").body))
+        let otherPages = other.events()
+        try await Self.startMeeting(of: id, client: other, token: otherToken, pages: otherPages)
+
+        // Next from the first reaches the second.
+        #expect(try await first.intent("meeting.next", token: firstToken).status == 204)
+        let moved = try await otherPages.first(where: { $0.contains("data-speaker=\"1\"") }, "the next speaker")
+        #expect(moved.contains("<strong>Bo</strong>"))
+
+        // The question is the room's: asked by one, answered by the other.
+        #expect(try await other.intent("meeting.end", token: otherToken).status == 204)
+        _ = try await firstPages.first(where: { $0.contains("End meeting?") }, "the question in the first browser")
+        #expect(try await first.intent("meeting.discard", token: firstToken).status == 204)
+        _ = try await otherPages.first(where: { $0.contains("id=\"detail\"") }, "the second back on the stand-up")
+        _ = try await firstPages.first(where: { $0.contains("id=\"detail\"") }, "the first back on the stand-up")
+        #expect(try StandupsStore(directory: web.directory).load().first?.meetings.isEmpty == true)
+    }
+
+    /// Opens stand-up `id` and starts its meeting, continuing without
+    /// recording; returns once the meeting's page is pushed.
+    static func startMeeting(
+        of id: String, client: WebClient, token: String, pages: AsyncThrowingStream<String, any Error>
+    ) async throws {
+        #expect(try await client.intent("list.open", token: token, fields: [("standup", id)]).status == 204)
+        _ = try await pages.first(where: { $0.contains("id=\"detail\"") }, "the stand-up")
+        #expect(try await client.intent("detail.start", token: token).status == 204)
+        _ = try await pages.first(where: { $0.contains("Speech recognition is unavailable") }, "the question")
+        #expect(try await client.intent("detail.continue", token: token).status == 204)
+        _ = try await pages.first(where: { $0.contains("id=\"meeting\"") }, "the meeting")
+    }
+
+    /// The names of the fields starting with `prefix` in `page`, in order.
+    static func fields(named prefix: String, in page: String) -> [String] {
+        page.components(separatedBy: "name=\"").dropFirst().compactMap { rest in
+            guard rest.hasPrefix(prefix), let end = rest.firstIndex(of: "\"") else { return nil }
+            return String(rest[..<end])
+        }
+    }
+
     /// The name of the first attendee's text field in `page`.
     static func attendeeField(in page: String) -> String? {
         guard let range = page.range(of: "name=\"attendee.") else { return nil }
