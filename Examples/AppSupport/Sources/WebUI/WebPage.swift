@@ -91,10 +91,40 @@ public enum WebPage {
         (function () {
           const app = document.getElementById("\(contentID)");
           if (!app || !window.EventSource || !window.fetch) { return; }
+          // A short tone whenever a pushed page's [data-tone] changes (a
+          // meeting's speaker). Browsers let a page play sound only once the
+          // user has clicked in it: the audio context starts then. Every
+          // tone due is counted on the body (data-tones), played or not.
+          let audio = null;
+          let tone = null;
+          document.addEventListener("click", () => {
+            if (!audio && window.AudioContext) { audio = new AudioContext(); }
+            if (audio && audio.state === "suspended") { audio.resume(); }
+          }, { capture: true });
+          const playTone = () => {
+            document.body.dataset.tones = String(Number(document.body.dataset.tones || "0") + 1);
+            if (!audio || audio.state !== "running") { return; }
+            const oscillator = audio.createOscillator();
+            const gain = audio.createGain();
+            oscillator.frequency.value = 880;
+            gain.gain.setValueAtTime(0.2, audio.currentTime);
+            gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.3);
+            oscillator.connect(gain).connect(audio.destination);
+            oscillator.start();
+            oscillator.stop(audio.currentTime + 0.3);
+          };
+          const toneOf = () => {
+            const element = app.querySelector("[data-tone]");
+            return element ? element.dataset.tone : null;
+          };
+          tone = toneOf();
           const events = new EventSource("\(eventsPath)");
           events.addEventListener("page", (event) => {
             app.innerHTML = event.data;
             document.body.dataset.version = event.lastEventId;
+            const next = toneOf();
+            if (tone !== null && next !== null && next !== tone) { playTone(); }
+            tone = next;
           });
           events.addEventListener("error", () => {
             // The session has ended (it expired, or the server restarted):

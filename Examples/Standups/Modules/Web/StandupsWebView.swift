@@ -249,7 +249,8 @@ public enum StandupsWebView {
         }
         return """
             <section class="meeting theme-\(standup.theme.rawValue)" id="meeting" \
-            data-speaker="\(meeting.speakerIndex)" data-elapsed="\(meeting.secondsElapsed)">
+            data-speaker="\(meeting.speakerIndex)" data-tone="\(meeting.speakerIndex)" \
+            data-elapsed="\(meeting.secondsElapsed)">
             <h2>\(name(standup))</h2>
             <p class="times"><span id="elapsed">Elapsed \(duration(meeting.secondsElapsed))</span> \
             <span id="remaining">Remaining \(duration(meeting.secondsRemaining))</span></p>

@@ -51,6 +51,10 @@ struct BrowserTests {
                 try await browser.waitUntil("document.getElementById('meeting') !== null")
                 try await browser.click(Self.button("meeting.next"))
                 try await browser.waitUntil("document.getElementById('meeting').dataset.speaker === '1'")
+                // A tone at the speaker change (the page's audio started with
+                // the first click).
+                try await browser.waitUntil("document.body.dataset.tones === '1'")
+                #expect(try await browser.run("return document.body.dataset.tones;") as? String == "1")
                 #expect(try await browser.text("#speaker strong") == "Bruno")
                 try save(try await browser.screenshot(), as: "standups-web-meeting.png")
                 try await browser.click(Self.button("meeting.end"))
