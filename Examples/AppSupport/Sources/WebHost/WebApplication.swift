@@ -197,13 +197,19 @@ public struct WebResource: Sendable, Hashable {
 /// open pages.
 ///
 /// Not `Sendable`: it never leaves its session's actor.
-public final class WebSessionState<State>: Storage {
-    /// The state; every write is reported to the session.
+public final class WebSessionState<State: Equatable>: Storage {
+    /// The state; every write that changes it is reported to the session
+    /// (a run writes after every update, also one that changes nothing,
+    /// such as a meeting's tick while a question is open: no page is
+    /// pushed for those).
     public var value: State {
-        didSet { didChange?() }
+        didSet {
+            if value != oldValue { didChange?() }
+        }
     }
 
-    /// Called after every write, on the session's isolation.
+    /// Called after every write that changes the state, on the session's
+    /// isolation.
     var didChange: (() -> Void)?
 
     init(_ value: State) {
