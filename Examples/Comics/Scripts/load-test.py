@@ -28,112 +28,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = os.path.join(HERE, "..", ".build", "release", "comics")
-
-
-def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-def write_smaps(pid: int, path: str):
-    """The resident kB of each mapping of `pid`, largest first: what holds
-    the memory a process keeps (heap arenas, thread stacks, libraries)."""
-    mappings = []
-    current = None
-    with open(f"/proc/{pid}/smaps") as smaps:
-        for line in smaps:
-            fields = line.split()
-            if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
-                current = [line.strip(), 0]
-                mappings.append(current)
-            elif fields and fields[0] == "Rss:" and current is not None:
-                current[1] = int(fields[1])
-    mappings.sort(key=lambda mapping: -mapping[1])
-    with open(path, "w") as output:
-        for header, rss in mappings:
-            output.write(f"{rss:8d} kB  {header}\n")
-
-
-async def request(port, method, path, cookie=None, body=None, headers=None):
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
-    if cookie:
-        lines.append(f"Cookie: {cookie}")
-    for name, value in (headers or {}).items():
-        lines.append(f"{name}: {value}")
-    data = body.encode() if body else b""
-    if body is not None:
-        lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(data)}"]
-    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
-    await writer.drain()
-    response = await reader.read()
-    writer.close()
-    head, _, content = response.partition(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1])
-    return status, head.decode(errors="replace"), content.decode(errors="replace")
-
-
-class Session:
-    def __init__(self, port):
-        self.port = port
-        self.cookie = None
-        self.token = None
-        self.pages = asyncio.Queue()
-        self.reader = None
-        self.writer = None
-
-    async def open(self):
-        status, head, _ = await request(self.port, "GET", "/")
-        if status != 200:
-            raise RuntimeError(f"GET / answered {status}")
-        match = re.search(r"Set-Cookie: (oak_session=[0-9a-f]+)", head)
-        self.cookie = match.group(1)
-        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        self.writer.write(
-            (f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nCookie: {self.cookie}\r\n\r\n").encode())
-        await self.writer.drain()
-        asyncio.get_running_loop().create_task(self.read_events())
-        while self.token is None:
-            _, page = await self.pages.get()
-            match = re.search(r'name="token" value="([0-9a-f]+)"', page)
-            if match and 'id="comic-title"' in page:
-                self.token = match.group(1)
-
-    async def read_events(self):
-        buffer = b""
-        try:
-            while True:
-                chunk = await self.reader.read(65536)
-                if not chunk:
-                    break
-                buffer += chunk
-                while b"\n\n" in buffer:
-                    event, buffer = buffer.split(b"\n\n", 1)
-                    text = event.decode(errors="replace")
-                    if "event: page" in text:
-                        self.pages.put_nowait((time.perf_counter(), text))
-        except (ConnectionError, asyncio.CancelledError):
-            pass
-
-    async def intent(self, name):
-        """Posts `name`; returns seconds until the next pushed page."""
-        while not self.pages.empty():
-            self.pages.get_nowait()
-        started = time.perf_counter()
-        status, _, _ = await request(
-            self.port, "POST", "/intent", self.cookie, f"token={self.token}&intent={name}",
-            {"X-Oak-Intent": "fetch"})
-        if status != 204:
-            return None
-        arrived, _ = await asyncio.wait_for(self.pages.get(), timeout=30)
-        return arrived - started
-
-    def close(self):
-        if self.writer:
-            self.writer.close()
+sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
+from oakweb import Session, rss_kib, write_smaps  # noqa: E402
 
 
 async def main():
@@ -161,12 +57,12 @@ async def main():
         baseline = rss_kib(server.pid)
 
         first = Session(port)
-        await first.open()
+        await first.open(ready=lambda page: 'id="comic-title"' in page)
         one = rss_kib(server.pid)
 
         started = time.perf_counter()
         sessions = [Session(port) for _ in range(arguments.sessions - 1)]
-        await asyncio.gather(*(session.open() for session in sessions))
+        await asyncio.gather(*(session.open(ready=lambda page: 'id="comic-title"' in page) for session in sessions))
         opened = time.perf_counter() - started
         sessions.append(first)
         live = rss_kib(server.pid)

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Load test of `standups serve`'s meeting rooms, on loopback only, bounded.
+
+Starts the release build of `standups serve` (a fresh data directory, the
+meeting's clock SPEED times as fast), adds ROOMS stand-ups, then for each
+one opens VIEWERS browser sessions that all open the stand-up and start its
+meeting: the first starts the room, the others join it. While the meetings
+run (MEETING seconds of wall time each), it measures:
+
+- tick to push: when each viewer receives each tick's page. The room's
+  ticks come every 1/SPEED s from its start; the start is estimated as the
+  earliest arrival of any tick of that room minus its elapsed time, so the
+  figure is the time above the room's fastest push (a lower bound of the
+  true latency by that fastest push, well under a millisecond on loopback);
+- Next to push: one viewer of each room posts Next; the time from the post
+  to the page with the new speaker on each of the room's viewers (exact);
+- resident memory per room (one viewer each) and per viewer beyond the
+  first, and the server's CPU per room while the meetings run.
+
+    swift build -c release --package-path Examples/Standups --product standups
+    python3 Examples/Standups/Scripts/load-test.py [--rooms 100] [--viewers 10] [--meeting 60]
+
+Only the standard library; nothing is asserted (the numbers go in notes).
+"""
+
+import argparse
+import asyncio
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BINARY = os.path.join(HERE, "..", ".build", "release", "standups")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
+from oakweb import Session, rss_kib  # noqa: E402
+
+ELAPSED = re.compile(r'data-speaker="(\d+)" data-tone="\d+" data-elapsed="(\d+)"')
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+async def add_standup(session: Session, title: str) -> str:
+    """Adds a stand-up of five minutes with three attendees (a turn of 100
+    s each); returns its id."""
+    await session.post("list.add")
+    await session.next_page(lambda page: 'id="standup-form"' in page)
+    for count in (2, 3):
+        await session.post("form.addAttendee")
+        _, form = await session.next_page(lambda page: page.count('name="attendee.') == count)
+    names = dict(zip(re.findall(r'name="(attendee\.[0-9A-F-]+)"', form), ["Ann", "Bo", "Cy"]))
+    await session.post("form.done", {"title": title, "minutes": "5", **names})
+    _, page = await session.next_page(lambda page: title in page and 'id="standups"' in page)
+    # The card whose title is `title` (a match never crosses a card's end).
+    return re.findall(r'data-standup="([0-9A-F-]+)">(?:(?!</li>).)*<strong>' + re.escape(title) + '</strong>', page)[0]
+
+
+async def join(session: Session, standup: str):
+    """Opens the stand-up and starts (or joins) its meeting."""
+    await session.post("list.open", {"standup": standup})
+    await session.next_page(lambda page: 'id="detail"' in page)
+    await session.post("detail.start")
+    await session.next_page(lambda page: 'id="question"' in page)
+    await session.post("detail.continue")
+    await session.next_page(lambda page: 'id="meeting"' in page)
+
+
+async def watch(session: Session, room: int, until: float, arrivals: dict):
+    """Records when each tick's page of `room` arrives, until `until`."""
+    while time.perf_counter() < until:
+        try:
+            arrived, page = await asyncio.wait_for(session.pages.get(), timeout=max(until - time.perf_counter(), 0.01))
+        except asyncio.TimeoutError:
+            break
+        match = ELAPSED.search(page)
+        if match:
+            arrivals.setdefault((room, int(match.group(2))), []).append((arrived, int(match.group(1)), session))
+
+
+async def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--viewers", type=int, default=10)
+    parser.add_argument("--meeting", type=float, default=60, help="seconds of wall time the meetings are measured")
+    parser.add_argument("--speed", type=float, default=5, help="the meeting clock's speed (5: a 5-minute meeting in a minute)")
+    arguments = parser.parse_args()
+    if not os.path.exists(BINARY):
+        sys.exit("build it first: swift build -c release --package-path Examples/Standups --product standups")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
+
+    data_dir = tempfile.mkdtemp(prefix="oak-standups-load-")
+    log = open(os.path.join(data_dir, "server.log"), "w+")
+    sessions_needed = arguments.rooms * arguments.viewers + 10
+    server = subprocess.Popen(
+        [BINARY, "serve", "--port", "0", "--max-sessions", str(sessions_needed), "--data-dir", data_dir,
+         "--speed", str(arguments.speed)],
+        stdout=subprocess.PIPE, stderr=log, text=True)
+    try:
+        port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
+        baseline = rss_kib(server.pid)
+        admin = Session(port)
+        await admin.open()
+        ids = []
+        for index in range(arguments.rooms):
+            ids.append(await add_standup(admin, f"Room {index:03d}"))
+        admin.close()
+        assert len(set(ids)) == len(ids), "every room is a stand-up of its own"
+
+        # One viewer per room: the rooms start.
+        firsts = [Session(port) for _ in ids]
+        await asyncio.gather(*(session.open() for session in firsts))
+        before_rooms = rss_kib(server.pid)
+        await asyncio.gather(*(join(session, standup) for session, standup in zip(firsts, ids)))
+        with_rooms = rss_kib(server.pid)
+        # The other viewers join.
+        others = [[Session(port) for _ in range(arguments.viewers - 1)] for _ in ids]
+        await asyncio.gather(*(session.open() for group in others for session in group))
+        before_viewers = rss_kib(server.pid)
+        await asyncio.gather(*(join(session, standup) for group, standup in zip(others, ids) for session in group))
+        with_viewers = rss_kib(server.pid)
+
+        # The meetings run: every viewer records its pages; halfway, one
+        # viewer of each room posts Next.
+        arrivals = {}
+        viewers = [[first] + group for first, group in zip(firsts, others)]
+        cpu_start = cpu_seconds(server.pid)
+        wall_start = time.perf_counter()
+        until = wall_start + arguments.meeting
+        watchers = [asyncio.create_task(watch(session, room, until, arrivals))
+                    for room, group in enumerate(viewers) for session in group]
+        await asyncio.sleep(arguments.meeting / 2)
+        next_posted = {}
+        for room, group in enumerate(viewers):
+            next_posted[room] = time.perf_counter()
+            await group[0].post("meeting.next")
+        await asyncio.gather(*watchers)
+        cpu = cpu_seconds(server.pid) - cpu_start
+        wall = time.perf_counter() - wall_start
+
+        # Tick to push, above each room's fastest push; before and after
+        # Next apart (Next moves the meeting's time to the next speaker's
+        # start).
+        interval = 1 / arguments.speed
+        starts = {}
+        ticks = []
+        # The page Next makes is not a tick: the first of each room after it.
+        jumps = {}
+        for (room, elapsed), received in arrivals.items():
+            if any(speaker >= 1 for _, speaker, _ in received):
+                jumps[room] = min(jumps.get(room, elapsed), elapsed)
+        for (room, elapsed), received in arrivals.items():
+            for arrived, speaker, _ in received:
+                if speaker >= 1 and elapsed == jumps.get(room):
+                    continue
+                key = (room, speaker >= 1)
+                start = arrived - elapsed * interval
+                starts[key] = min(starts.get(key, start), start)
+                ticks.append((key, elapsed, arrived))
+        tick_latencies = [arrived - (starts[key] + elapsed * interval) for key, elapsed, arrived in ticks]
+        # Next to push: the first page of each viewer showing speaker 1
+        # after the post.
+        next_latencies = []
+        for room, posted in next_posted.items():
+            seen = {}
+            for (r, _), received in arrivals.items():
+                if r != room:
+                    continue
+                for arrived, speaker, session in received:
+                    if speaker >= 1 and arrived >= posted:
+                        seen[id(session)] = min(seen.get(id(session), arrived), arrived)
+            next_latencies += [arrived - posted for arrived in seen.values()]
+
+        per_room = (with_rooms - before_rooms) * 1024 / arguments.rooms
+        viewers_beyond = arguments.rooms * (arguments.viewers - 1)
+        per_viewer = (with_viewers - before_viewers) * 1024 / max(viewers_beyond, 1)
+        print(f"rooms: {arguments.rooms}, viewers per room: {arguments.viewers}, meeting clock x{arguments.speed:g} "
+              f"(a tick every {interval * 1000:.0f} ms), measured for {wall:.1f} s")
+        print(f"pages received: {len(tick_latencies)}")
+        print(f"resident memory: {baseline / 1024:.1f} MiB at start, {with_rooms / 1024:.1f} MiB with the rooms, "
+              f"{with_viewers / 1024:.1f} MiB with every viewer")
+        print(f"per room (its run and its first viewer's join): {per_room / 1024:.1f} KiB; "
+              f"per viewer beyond the first (a session and its page): {per_viewer / 1024:.1f} KiB ({per_viewer / 1000:.1f} kB)")
+        print(f"server CPU while the meetings ran: {cpu:.2f} s over {wall:.1f} s "
+              f"({cpu / wall * 100:.0f} % of a core; {cpu / wall / arguments.rooms * 1000:.2f} ms per second per room)")
+        if tick_latencies:
+            print(f"tick to push (above the room's fastest push): p50 {statistics.median(tick_latencies) * 1000:.2f} ms, "
+                  f"p99 {percentile(tick_latencies, 0.99) * 1000:.2f} ms, max {max(tick_latencies) * 1000:.2f} ms")
+        if next_latencies:
+            print(f"Next to push on every viewer ({len(next_latencies)} pages): "
+                  f"p50 {statistics.median(next_latencies) * 1000:.2f} ms, p99 {percentile(next_latencies, 0.99) * 1000:.2f} ms")
+        for group in viewers:
+            for session in group:
+                session.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
