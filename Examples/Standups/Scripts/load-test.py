@@ -12,6 +12,9 @@ run (MEETING seconds of wall time each), it measures:
   earliest arrival of any tick of that room minus its elapsed time, so the
   figure is the time above the room's fastest push (a lower bound of the
   true latency by that fastest push, well under a millisecond on loopback);
+  it includes how late the room's timer wakes;
+- tick fan-out: for each tick, each viewer's page after the first viewer's
+  (what pushing one tick to a room's viewers costs);
 - Next to push: one viewer of each room posts Next; the time from the post
   to the page with the new speaker on each of the room's viewers (exact);
 - resident memory per room (one viewer each) and per viewer beyond the
@@ -171,6 +174,13 @@ async def main():
                 starts[key] = min(starts.get(key, start), start)
                 ticks.append((key, elapsed, arrived))
         tick_latencies = [arrived - (starts[key] + elapsed * interval) for key, elapsed, arrived in ticks]
+        # Fan-out: each viewer's page of a tick after the first viewer's.
+        fan_out = []
+        for (room, elapsed), received in arrivals.items():
+            if elapsed == jumps.get(room):
+                continue
+            first = min(arrived for arrived, _, _ in received)
+            fan_out += [arrived - first for arrived, _, _ in received]
         # Next to push: the first page of each viewer showing speaker 1
         # after the post.
         next_latencies = []
@@ -199,6 +209,9 @@ async def main():
         if tick_latencies:
             print(f"tick to push (above the room's fastest push): p50 {statistics.median(tick_latencies) * 1000:.2f} ms, "
                   f"p99 {percentile(tick_latencies, 0.99) * 1000:.2f} ms, max {max(tick_latencies) * 1000:.2f} ms")
+        if fan_out:
+            print(f"tick fan-out (each viewer's page after the room's first): p50 {statistics.median(fan_out) * 1000:.2f} ms, "
+                  f"p99 {percentile(fan_out, 0.99) * 1000:.2f} ms")
         if next_latencies:
             print(f"Next to push on every viewer ({len(next_latencies)} pages): "
                   f"p50 {statistics.median(next_latencies) * 1000:.2f} ms, p99 {percentile(next_latencies, 0.99) * 1000:.2f} ms")
