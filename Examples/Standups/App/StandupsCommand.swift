@@ -44,13 +44,18 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    /// The store in the data directory, created if need be.
+    /// The store in the data directory. The store creates the directory
+    /// itself, private to the user; a fresh machine may have no
+    /// ~/.local/share yet, so the default's parent is made here.
     func store() throws -> StandupsStore {
         let directory = DataDirectory.resolve(named: "oak-standups", override: dataDir)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CommandError("Cannot create the data directory \(directory.path): \(error.localizedDescription)")
+        if dataDir == nil {
+            let parent = directory.deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            } catch {
+                throw CommandError("Cannot create \(parent.path) for the stand-ups: \(error.localizedDescription)")
+            }
         }
         return StandupsStore(directory: directory)
     }

@@ -50,6 +50,10 @@ struct TerminalTests {
             try await tmux.waitFor("EXITED 0")
         }
 
+        // The data directory is the user's alone.
+        let attributes = try FileManager.default.attributesOfItem(atPath: scratch.path("data").path)
+        #expect(attributes[.posixPermissions] as? Int == 0o700)
+
         // Started again: the stand-up and its meeting are there.
         try await TmuxSession.with(running: command, width: 100, height: 30, scratch: scratch.url) { tmux in
             try await tmux.waitFor("▶  Retro", "5 min · 3 attendees")
