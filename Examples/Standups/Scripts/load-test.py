@@ -196,14 +196,16 @@ async def main():
 
         per_room = (with_rooms - before_rooms) * 1024 / arguments.rooms
         viewers_beyond = arguments.rooms * (arguments.viewers - 1)
-        per_viewer = (with_viewers - before_viewers) * 1024 / max(viewers_beyond, 1)
+        per_viewer = (with_viewers - with_rooms) * 1024 / max(viewers_beyond, 1)
+        per_join = (with_viewers - before_viewers) * 1024 / max(viewers_beyond, 1)
         print(f"rooms: {arguments.rooms}, viewers per room: {arguments.viewers}, meeting clock x{arguments.speed:g} "
               f"(a tick every {interval * 1000:.0f} ms), measured for {wall:.1f} s")
         print(f"pages received: {len(tick_latencies)}")
         print(f"resident memory: {baseline / 1024:.1f} MiB at start, {with_rooms / 1024:.1f} MiB with the rooms, "
               f"{with_viewers / 1024:.1f} MiB with every viewer")
         print(f"per room (its run and its first viewer's join): {per_room / 1024:.1f} KiB; "
-              f"per viewer beyond the first (a session and its page): {per_viewer / 1024:.1f} KiB ({per_viewer / 1000:.1f} kB)")
+              f"per viewer beyond the first (its session, page and join): {per_viewer / 1000:.1f} kB, "
+              f"of which joining the meeting: {per_join / 1000:.1f} kB")
         print(f"server CPU while the meetings ran: {cpu:.2f} s over {wall:.1f} s "
               f"({cpu / wall * 100:.0f} % of a core; {cpu / wall / arguments.rooms * 1000:.2f} ms per second per room)")
         if tick_latencies:

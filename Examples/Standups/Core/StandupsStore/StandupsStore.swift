@@ -20,6 +20,23 @@ public final class StandupsStore: Sendable {
     /// The data directory.
     public let directory: URL
     private let pool = Mutex<DatabasePool?>(nil)
+    /// The followers of ``updates(otherProcessesEvery:)`` and what they share.
+    private let followers = Mutex(Followers())
+
+    /// The followers' streams, the last list, and the observation and watch
+    /// they share while there is one.
+    private struct Followers {
+        var continuations: [UUID: AsyncStream<[Standup]>.Continuation] = [:]
+        var latest: [Standup]?
+        var observation: AnyDatabaseCancellable?
+        var watcher: Task<Void, Never>?
+    }
+
+    /// A shared observation and watch, to stop.
+    private struct Following {
+        var observation: AnyDatabaseCancellable
+        var watcher: Task<Void, Never>
+    }
 
     /// The file's name in the data directory.
     public static let fileName = "standups.sqlite"
@@ -96,26 +113,87 @@ public final class StandupsStore: Sendable {
     /// observes its own pool); another process's within
     /// `otherProcessesEvery`, when `PRAGMA data_version` — which changes
     /// when another connection commits — is read again on a connection of
-    /// its own. Ends quietly when the file cannot be read.
+    /// its own. Every follower of this store shares one observation and one
+    /// watch (a server's thousand sessions hold two connections, not two
+    /// thousand), started by the first follower, with its interval, and
+    /// stopped when the last one goes. Ends quietly when the file cannot be
+    /// read.
     public func updates(otherProcessesEvery interval: Duration = .milliseconds(500)) -> AsyncStream<[Standup]> {
-        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            guard let pool = try? open() else {
-                continuation.finish()
-                return
-            }
-            let observation = ValueObservation.trackingConstantRegion { db in try Self.fetchAll(db) }
-                .removeDuplicates()
-            let cancellable = observation.start(
-                in: pool, scheduling: .async(onQueue: DispatchQueue(label: "oak-standups.updates")),
-                onError: { _ in continuation.finish() }, onChange: { continuation.yield($0) })
-            let watcher = Task.detached { [path] in
-                await Self.watchOtherProcesses(path: path, pool: pool, every: interval)
-            }
-            continuation.onTermination = { _ in
-                cancellable.cancel()
-                watcher.cancel()
-            }
+        let (stream, continuation) = AsyncStream<[Standup]>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        guard let pool = try? open() else {
+            continuation.finish()
+            return stream
         }
+        let id = UUID()
+        let isFirst = followers.withLock { followers -> Bool in
+            if let latest = followers.latest { continuation.yield(latest) }
+            followers.continuations[id] = continuation
+            return followers.continuations.count == 1 && followers.observation == nil
+        }
+        continuation.onTermination = { [weak self] _ in self?.unfollow(id) }
+        if isFirst { startFollowing(pool, every: interval) }
+        return stream
+    }
+
+    /// Starts the observation and the watch every follower shares.
+    private func startFollowing(_ pool: DatabasePool, every interval: Duration) {
+        let observation = ValueObservation.trackingConstantRegion { db in try Self.fetchAll(db) }
+            .removeDuplicates()
+        let cancellable = observation.start(
+            in: pool, scheduling: .async(onQueue: DispatchQueue(label: "oak-standups.updates")),
+            onError: { [weak self] _ in self?.endFollowing() },
+            onChange: { [weak self] standups in self?.publish(standups) })
+        let watcher = Task.detached { [path] in
+            await Self.watchOtherProcesses(path: path, pool: pool, every: interval)
+        }
+        let stale = followers.withLock { followers -> Following? in
+            guard !followers.continuations.isEmpty, followers.observation == nil else {
+                return Following(observation: cancellable, watcher: watcher)
+            }
+            followers.observation = cancellable
+            followers.watcher = watcher
+            return nil
+        }
+        // Every follower went meanwhile: nothing to follow.
+        stale?.observation.cancel()
+        stale?.watcher.cancel()
+    }
+
+    private func publish(_ standups: [Standup]) {
+        let continuations = followers.withLock { followers in
+            followers.latest = standups
+            return Array(followers.continuations.values)
+        }
+        for continuation in continuations { continuation.yield(standups) }
+    }
+
+    private func unfollow(_ id: UUID) {
+        let stopped = followers.withLock { followers -> Following? in
+            followers.continuations[id] = nil
+            guard followers.continuations.isEmpty, let observation = followers.observation,
+                let watcher = followers.watcher
+            else { return nil }
+            followers.observation = nil
+            followers.watcher = nil
+            followers.latest = nil
+            return Following(observation: observation, watcher: watcher)
+        }
+        stopped?.observation.cancel()
+        stopped?.watcher.cancel()
+    }
+
+    /// The file cannot be read any more: every follower's stream ends.
+    private func endFollowing() {
+        let (continuations, stopped) = followers.withLock { followers in
+            let continuations = Array(followers.continuations.values)
+            let stopped = followers.observation.flatMap { observation in
+                followers.watcher.map { Following(observation: observation, watcher: $0) }
+            }
+            followers = Followers()
+            return (continuations, stopped)
+        }
+        stopped?.watcher.cancel()
+        for continuation in continuations { continuation.finish() }
     }
 
     /// Reads `PRAGMA data_version` every `interval` on a read-only

@@ -126,6 +126,32 @@ struct StandupsStoreTests {
         }
     }
 
+    @Test func followersShareOneObservationAndALateOneStartsWithTheListNow() async throws {
+        let scratch = try ScratchDirectory()
+        let store = StandupsStore(directory: scratch.data)
+        _ = try store.load()
+        var first: AsyncStream<[Standup]>.Iterator? = store.updates().makeAsyncIterator()
+        #expect(await first?.next() == [])
+        try store.save([.add(.mock)])
+        #expect(await first?.next()?.map(\.id) == [Standup.mock.id])
+
+        // A second follower starts with the list now, and both hear the
+        // next change.
+        var second: AsyncStream<[Standup]>.Iterator? = store.updates().makeAsyncIterator()
+        #expect(await second?.next()?.map(\.id) == [Standup.mock.id])
+        try store.save([.add(.productMock)])
+        #expect(await first?.next()?.count == 2)
+        #expect(await second?.next()?.count == 2)
+
+        // Once both have gone, a new follower starts the observation anew.
+        first = nil
+        second = nil
+        var third = store.updates().makeAsyncIterator()
+        #expect(await third.next()?.count == 2)
+        try store.save([.delete(Standup.mock.id)])
+        #expect(await third.next()?.map(\.id) == [Standup.productMock.id])
+    }
+
     @Test func followersHearOfEveryCommittedChange() async throws {
         let scratch = try ScratchDirectory()
         let store = StandupsStore(directory: scratch.data)
