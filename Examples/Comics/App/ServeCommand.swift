@@ -7,10 +7,6 @@ import Logging
 import WebHost
 import WebServer
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the app to browsers on 127.0.0.1 (one session per browser).")
@@ -30,7 +26,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         Logs.bootstrap(.info)
-        Self.allowOpenFiles()
+        ProcessLimits.allowMostOpenFiles()
         try await sources.withEnv(loadsImages: true) { env in
             let host = try await WebHost.start(
                 app: ComicsWeb(env: env), port: port,
@@ -40,17 +36,5 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data("Oak Comics: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
             try await host.wait()
         }
-    }
-
-    /// Raises the process's limit of open files to the most it may have: each
-    /// browser with its page open holds a connection (a soft limit of 1,024
-    /// would cap the server at fewer sessions than `--max-sessions`).
-    static func allowOpenFiles() {
-        #if canImport(Glibc)
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        #endif
     }
 }

@@ -13,10 +13,6 @@ import StandupDetail
 import StandupsWeb
 import WebHost
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the app to browsers on 127.0.0.1 (one session per browser).")
@@ -40,7 +36,7 @@ struct Serve: AsyncParsableCommand {
             handler.logLevel = .info
             return handler
         }
-        Self.allowOpenFiles()
+        ProcessLimits.allowMostOpenFiles()
         let store = try options.store()
         // Meetings in the browser are not recorded yet: the server has no
         // microphone of the team's (issue 23 streams the browser's).
@@ -57,16 +53,5 @@ struct Serve: AsyncParsableCommand {
         // Written at once, not buffered: a script waits for this line.
         FileHandle.standardOutput.write(Data("Oak Standups: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
         try await host.wait()
-    }
-
-    /// Raises the process's limit of open files to the most it may have:
-    /// each browser with its page open holds a connection.
-    static func allowOpenFiles() {
-        #if canImport(Glibc)
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        #endif
     }
 }
