@@ -28,6 +28,7 @@ let package = Package(
         .package(name: "Oak", path: "../.."),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -53,12 +54,15 @@ let package = Package(
         .target(name: "WebUI", dependencies: ["Common"]),
         // A thin async HTTP client (URLSession).
         .target(name: "HTTPClient"),
-        // Starts a Hummingbird application, waits until it listens, stops it
-        // gracefully: for every HTTP server of the repository.
+        // Starts a Hummingbird application (WebSocket upgrades optional),
+        // waits until it listens, stops it gracefully: for every HTTP server
+        // of the repository.
         .target(
             name: "ServerSupport",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -73,7 +77,9 @@ let package = Package(
                 "Common", "WebUI", "ServerSupport", "CMemory",
                 .product(name: "Oak", package: "Oak"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

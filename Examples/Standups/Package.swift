@@ -144,7 +144,7 @@ let package = Package(
         .target(
             name: "StandupsWeb",
             dependencies: [
-                "AppFeature", "StandupsIntents", "StandupsWebViews", .product(name: "Oak", package: "Oak"),
+                "AppFeature", "Devices", "StandupsIntents", "StandupsWebViews", .product(name: "Oak", package: "Oak"),
                 .product(name: "WebHost", package: "AppSupport"), .product(name: "WebUI", package: "AppSupport"),
             ],
             path: "Web"),
@@ -248,7 +248,7 @@ let package = Package(
             name: "StandupsWebTests",
             dependencies: [
                 "StandupsWeb", "AppFeature", "Devices", "LiveProviders", "Models", "RecordMeeting", "StandupDetail",
-                "StandupsProvider", "StandupsStore", .product(name: "Oak", package: "Oak"),
+                "StandupsProvider", "StandupsStore", "StandupsTestSupport", .product(name: "Oak", package: "Oak"),
                 .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "WebTesting", package: "AppSupport"), .product(name: "Logging", package: "swift-log"),
             ],

@@ -38,16 +38,21 @@ struct Serve: AsyncParsableCommand {
         }
         ProcessLimits.allowMostOpenFiles()
         let store = try options.store()
-        // Meetings in the browser are not recorded yet: the server has no
-        // microphone of the team's (issue 23 streams the browser's).
-        let speech = SpeechClient.unavailable(.restricted)
+        // A meeting hears its viewers' browsers: whoever turns on their
+        // microphone first holds the meeting's floor. The server's own
+        // sound card plays nothing: each page plays its tones.
+        let microphones = RemoteMicrophones()
+        let clock = options.clock
         let env = AppFeature.Env(
             standups: .live(store),
-            detail: StandupDetail.Env(speech: speech),
-            meeting: RecordMeeting.Env(
-                clock: options.clock, speech: speech, sound: .silent, now: { Date() }, uuid: { UUID() }))
+            detail: StandupDetail.Env(speech: .live(microphones: microphones, meeting: UUID())),
+            meetings: { standupID in
+                RecordMeeting.Env(
+                    clock: clock, speech: .live(microphones: microphones, meeting: standupID), sound: .silent,
+                    now: { Date() }, uuid: { UUID() })
+            })
         let host = try await WebHost.start(
-            app: StandupsWeb(env: env), port: port,
+            app: StandupsWeb(env: env, microphones: microphones), port: port,
             limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000))),
             logger: Logger(label: "oak.standups.web"))
         // Written at once, not buffered: a script waits for this line.

@@ -6,6 +6,7 @@
 // views. No feature logic here.
 
 import AppFeature
+import Devices
 import Oak
 import StandupsIntents
 import StandupsWebViews
@@ -20,10 +21,15 @@ import WebUI
 public struct StandupsWeb: WebApplication {
     /// The features' ports, shared by every session.
     public let environment: AppFeature.Env
+    /// The meetings' microphones: what the viewers' browsers send, heard
+    /// by the meetings' recognisers (the injector gives both the same).
+    public let microphones: RemoteMicrophones
 
-    /// The app over the features' ports `env`.
-    public init(env: AppFeature.Env) {
+    /// The app over the features' ports `env`, its meetings hearing the
+    /// browsers through `microphones`.
+    public init(env: AppFeature.Env, microphones: RemoteMicrophones = RemoteMicrophones()) {
         environment = env
+        self.microphones = microphones
     }
 
     /// "Oak Standups".
@@ -59,6 +65,44 @@ public struct StandupsWeb: WebApplication {
         StandupsWebView.perform(
             form.fields, in: state, intents: StandupsIntents(for: state, proxy: session.proxy, current: session.current)
         )
+    }
+
+    /// The microphone of a meeting page: while the meeting on top records,
+    /// the first viewer to turn theirs on holds the meeting's floor (the
+    /// audio the recogniser hears) until they turn it off or leave; others
+    /// are refused with the reason. Frames are 16 kHz mono 16-bit PCM.
+    public func openStream(
+        _ name: String, in state: AppFeature.State, session: WebSessionContext<AppFeature>
+    ) -> WebStreamOpening {
+        guard name == StandupsWebView.microphoneStream, case .meeting(_, let meeting)? = state.top,
+            meeting.recognition == .listening, meeting.ending == nil
+        else { return .failure(.unavailable("Nothing is being recorded on this page.")) }
+        let floor: MicrophoneFloor
+        do {
+            floor = try microphones.takeFloor(of: meeting.standup.id)
+        } catch .floorTaken {
+            return .failure(.busy(MicrophoneError.floorTaken.description))
+        } catch {
+            return .failure(.unavailable(error.description))
+        }
+        return .success(
+            WebStream(
+                limits: .audio16kHzMono,
+                receive: { bytes throws(WebStreamRefusal) in
+                    do throws(MicrophoneError) {
+                        try floor.send(Self.samples(littleEndian: bytes))
+                    } catch {
+                        throw .unavailable(error.description)
+                    }
+                },
+                end: { floor.release() }))
+    }
+
+    /// 16-bit little-endian samples from their bytes (an even count).
+    static func samples(littleEndian bytes: [UInt8]) -> [Int16] {
+        stride(from: 0, to: bytes.count - 1, by: 2).map { index in
+            Int16(bitPattern: UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8)
+        }
     }
 
     /// The themes' colours and the screens' rules.

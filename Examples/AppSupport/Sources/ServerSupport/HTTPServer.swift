@@ -2,10 +2,13 @@
 // way every HTTP server of the repository (the fixture catalogs, the web
 // front ends) comes up and goes down. `start` returns once the server
 // listens, with the port it bound; cancelling the starting task stops it;
-// `stop` lets the responses in flight finish.
+// `stop` lets the responses in flight finish. A server may also upgrade
+// requests to WebSockets (``WebSocketUpgrades``).
 
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -34,6 +37,45 @@ public struct ConnectionLimits: Sendable, Hashable {
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
         self.bodyTimeout = bodyTimeout
+    }
+}
+
+/// Which requests a server upgrades to WebSockets, and the frames it
+/// accepts on them.
+///
+/// ```swift
+/// let upgrades = WebSocketUpgrades(maxFrameSize: 16_384) { request, channel, logger in
+///     guard request.path == "/echo" else { return .dontUpgrade }
+///     return .upgrade([:]) { inbound, outbound, _ in
+///         for try await frame in inbound { try await outbound.write(.binary(frame.data)) }
+///     }
+/// }
+/// ```
+public struct WebSocketUpgrades: Sendable {
+    /// What handles an upgraded connection: its frames in, its frames out.
+    public typealias Handler = WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+
+    /// The largest frame a client may send: a larger one closes the
+    /// connection with 1009 (message too big) before it is read.
+    public var maxFrameSize: Int
+    /// Decides, from a request's head, whether to upgrade it and how its
+    /// connection is handled.
+    public typealias Decision =
+        @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<
+            Handler
+        >
+
+    /// Decides, from a request's head, whether to upgrade it and how its
+    /// connection is handled. An upgrade request refused (`.dontUpgrade`)
+    /// is answered 400 by hummingbird-websocket; a request without the
+    /// upgrade's headers goes to the server's HTTP responder.
+    public var shouldUpgrade: Decision
+
+    /// Upgrades the requests `shouldUpgrade` accepts; frames of at most
+    /// `maxFrameSize` bytes.
+    public init(maxFrameSize: Int = 1 << 14, shouldUpgrade: @escaping Decision) {
+        self.maxFrameSize = maxFrameSize
+        self.shouldUpgrade = shouldUpgrade
     }
 }
 
@@ -74,6 +116,10 @@ public final class HTTPServer: Sendable {
     ///   - port: The port; 0 (the default) lets the system choose a free one
     ///     (see ``port``).
     ///   - limits: How many connections, and how long a client may take.
+    ///   - webSockets: Which requests are upgraded to WebSockets; none by
+    ///     default. An upgraded connection counts against `limits`' most
+    ///     connections; it is pinged every 30 seconds and closed when the
+    ///     client stops answering.
     ///   - logger: Where the server logs.
     ///   - onListening: Called with the bound port before `start` returns,
     ///     before any request can arrive from a client that learned it.
@@ -83,13 +129,24 @@ public final class HTTPServer: Sendable {
     ///   then).
     public static func start<Responder: HTTPResponder>(
         responder: Responder, host: String = "127.0.0.1", port: Int = 0, limits: ConnectionLimits = ConnectionLimits(),
-        logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        webSockets: WebSocketUpgrades? = nil, logger: Logger,
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws -> HTTPServer where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
         let urlHost = host.contains(":") ? "[\(host)]" : host
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .init(limits.idleTimeout))
+        let server: HTTPServerBuilder =
+            if let webSockets {
+                .http1WebSocketUpgrade(
+                    configuration: HTTP1WebSocketUpgradeChannel.Configuration(
+                        http1: http1, ws: WebSocketServerConfiguration(maxFrameSize: webSockets.maxFrameSize)),
+                    shouldUpgrade: webSockets.shouldUpgrade)
+            } else {
+                .http1(configuration: http1)
+            }
         let app = Application(
             responder: responder,
-            server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: .init(limits.idleTimeout))),
+            server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
@@ -156,7 +213,7 @@ public final class HTTPServer: Sendable {
     }
 }
 
-/// Why ``HTTPServer/start(responder:host:port:limits:logger:onListening:)``
+/// Why ``HTTPServer/start(responder:host:port:limits:webSockets:logger:onListening:)``
 /// failed, when Hummingbird gave no error.
 public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server stopped before it listened.

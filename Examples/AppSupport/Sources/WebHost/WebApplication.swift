@@ -66,6 +66,15 @@ public protocol WebApplication: Sendable {
     /// default empty.
     var style: String { get }
 
+    /// Opens the stream `name` that the page of `state` asks for (such as
+    /// its microphone, ``WebContext/microphone(_:)``), once the host has
+    /// checked the session's cookie, its token and the origin: the stream,
+    /// or a refusal that closes the connection with a reason the page
+    /// shows. By default every stream is refused as unavailable.
+    func openStream(
+        _ name: String, in state: Root.State, session: WebSessionContext<Root>
+    ) -> WebStreamOpening
+
     /// Runs a session's root transducer against `state`, on `session` (the
     /// session's actor), until it ends. Leave the default: it is a
     /// requirement only so that the run is compiled for the app's own types
@@ -91,6 +100,12 @@ extension WebApplication {
     public func resource(at path: String, in state: Root.State) -> WebResource? { nil }
     /// No style of the app's own.
     public var style: String { "" }
+    /// No stream.
+    public func openStream(
+        _ name: String, in state: Root.State, session: WebSessionContext<Root>
+    ) -> WebStreamOpening {
+        .failure(.unavailable("This page has no stream \(name)."))
+    }
     /// "Oak".
     public var name: String { "Oak" }
 }

@@ -33,7 +33,14 @@ import WebUI
 /// - `GET /events`: the session's states, as Server-Sent Events (`page`),
 ///   with a comment at every sweep, so that a page whose connection is gone
 ///   is noticed; an open page keeps its session alive;
-/// - `GET /app.js`, `GET /style.css`: the page's script and style;
+/// - `GET /streams/<name>?token=…`: a stream the page sends (its
+///   microphone), a WebSocket upgraded only with the session's cookie, its
+///   token and the server's own `Origin` (else 403); the app decides
+///   whether the state offers it (``WebApplication/openStream(_:in:session:)``)
+///   and the host applies its ``WebStreamLimits``; refusals close the
+///   connection with a code and a reason (``WebStreamRefusal``);
+/// - `GET /app.js`, `GET /style.css`, `GET /microphone-worklet.js`: the
+///   page's script, style, and the worklet that records its microphone;
 /// - any other `GET`: a file of the current state (``WebApplication/resource(at:in:)``), or 404.
 ///
 /// Every response carries a Content-Security-Policy without inline
@@ -84,7 +91,8 @@ public final class WebHost<App: WebApplication>: Sendable {
         let responder = WebResponder(
             store: store, limits: limits, bodyTimeout: connections.bodyTimeout, style: app.style, logger: logger)
         let server = try await HTTPServer.start(
-            responder: responder, host: host, port: port, limits: connections, logger: logger)
+            responder: responder, host: host, port: port, limits: connections,
+            webSockets: responder.streamUpgrades(clock: clock), logger: logger)
         let sweepTask = Task {
             if sweeps { await store.sweepPeriodically() }
         }

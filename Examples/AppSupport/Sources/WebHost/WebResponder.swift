@@ -76,6 +76,14 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         case WebPage.stylePath:
             guard readOnly else { return Self.notAllowed("GET, HEAD") }
             return Self.text(WebPage.style + style, type: "text/css; charset=utf-8")
+        case WebPage.microphoneWorkletPath:
+            guard readOnly else { return Self.notAllowed("GET, HEAD") }
+            return Self.text(WebPage.microphoneWorklet, type: "text/javascript; charset=utf-8")
+        case _ where path.hasPrefix(WebPage.streamsPath):
+            // A stream's upgrade that passed its checks never reaches here.
+            return Self.page(
+                .forbidden, title: "Refused",
+                text: "Streams open as WebSockets from the session's own page (its cookie and token, this origin).")
         default:
             guard readOnly else { return Self.notAllowed("GET, HEAD") }
             guard let session = await store.session(id: Self.sessionID(of: request)),
@@ -207,7 +215,12 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
 
     /// The session id the request's cookie names, if any.
     static func sessionID(of request: Request) -> String? {
-        for header in request.headers[values: .cookie] {
+        sessionID(in: request.headers)
+    }
+
+    /// The session id the `Cookie` fields name, if any.
+    static func sessionID(in headers: HTTPFields) -> String? {
+        for header in headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName {

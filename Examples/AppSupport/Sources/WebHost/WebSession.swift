@@ -148,6 +148,14 @@ actor WebSession<App: WebApplication>: TransducerHost {
         app.perform(form, in: storage.value, session: context)
     }
 
+    /// Opens the stream `name` of the current state's page; refused once
+    /// the session has ended.
+    @inline(never)
+    func openStream(_ name: String) -> WebStreamOpening {
+        guard !hasEnded else { return .failure(.unavailable("Your session has ended. Reload the page.")) }
+        return app.openStream(name, in: storage.value, session: context)
+    }
+
     // MARK: Open pages
 
     /// A stream of what an open page is to be sent, from now until the

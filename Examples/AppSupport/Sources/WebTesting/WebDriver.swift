@@ -26,13 +26,27 @@ public final class WebDriver: @unchecked Sendable {
         return (driver, browser)
     }
 
+    /// The browser's arguments for a microphone that plays the WAV file at
+    /// `path` (once, then silence), or Chromium's beeps without one, and is
+    /// granted without asking.
+    public static func fakeMicrophone(playing path: String? = nil) -> [String] {
+        ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
+            + (path.map { ["--use-file-for-fake-audio-capture=\($0)%noloop"] } ?? [])
+    }
+
     private init(process: Process, port: Int) {
         self.process = process
         self.port = port
     }
 
-    /// Starts chromedriver and a headless browser session.
-    public static func start(width: Int = 1000, height: Int = 1200) async throws -> WebDriver {
+    /// Starts chromedriver and a headless browser session, the browser
+    /// started with `arguments` beyond the host's own (such as
+    /// ``fakeMicrophone(playing:)``).
+    public static func start(
+        width: Int = 1000, height: Int = 1200, arguments: [String] = []
+    ) async throws
+        -> WebDriver
+    {
         guard let (driverPath, browserPath) = executables else { throw WebDriverError.notInstalled }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: driverPath)
@@ -82,7 +96,7 @@ public final class WebDriver: @unchecked Sendable {
                             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                             "--window-size=\(width),\(height)",
                             "--user-data-dir=/tmp/oak-chromium-\(UUID().uuidString)",
-                        ],
+                        ] + arguments,
                     ],
                 ]
             ]

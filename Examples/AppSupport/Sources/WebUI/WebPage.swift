@@ -27,6 +27,17 @@ public struct WebContext: Sendable, Hashable {
             """
     }
 
+    /// The place of the page's microphone: with the page's script, a
+    /// button that, while it is on, streams the microphone to the session's
+    /// stream `stream` (`/streams/<stream>`, a WebSocket) as 16 kHz mono
+    /// 16-bit little-endian PCM in chunks of 100 ms, and beside it the
+    /// microphone's state or why the server closed the stream. Without
+    /// JavaScript, nothing. The stream stops when a pushed page no longer
+    /// has this place.
+    public func microphone(_ stream: String) -> HTML {
+        "<div class=\"microphone\" data-microphone=\"\(stream)\" data-token=\"\(token)\"></div>"
+    }
+
     /// A form with a number field and a button that sends `intent` with
     /// the number typed.
     public func numberForm(_ label: String, intent: String, placeholder: String) -> HTML {
@@ -51,6 +62,11 @@ public enum WebPage {
     public static let scriptPath = "/app.js"
     /// The style sheet.
     public static let stylePath = "/style.css"
+    /// The prefix of the streams a page sends (`/streams/<name>`).
+    public static let streamsPath = "/streams/"
+    /// The audio worklet that turns the microphone into 16 kHz mono 16-bit
+    /// PCM.
+    public static let microphoneWorkletPath = "/microphone-worklet.js"
     /// The id of the element whose content every state replaces.
     public static let contentID = "app"
 
@@ -122,6 +138,7 @@ public enum WebPage {
           events.addEventListener("page", (event) => {
             app.innerHTML = event.data;
             document.body.dataset.version = event.lastEventId;
+            placeMicrophone();
             const next = toneOf();
             if (tone !== null && next !== null && next !== tone) { playTone(); }
             tone = next;
@@ -131,6 +148,81 @@ public enum WebPage {
             // a reload starts a new one.
             if (events.readyState === EventSource.CLOSED) { window.location.reload(); }
           });
+          // The microphone: a [data-microphone] place in the content names
+          // the stream it is sent to. One control lives as long as the page
+          // and is moved into each pushed content's place; when a content
+          // has none, the microphone stops.
+          const microphone = { name: null, token: null, on: null };
+          const control = document.createElement("span");
+          const button = document.createElement("button");
+          const status = document.createElement("span");
+          button.type = "button";
+          status.className = "microphone-status";
+          status.setAttribute("role", "status");
+          control.append(button, " ", status);
+          const showMicrophone = (state, text) => {
+            document.body.dataset.microphone = state;
+            button.textContent = state === "off" ? "🎙 Speak" : "Stop speaking";
+            status.textContent = text;
+          };
+          const stopMicrophone = (text) => {
+            const on = microphone.on;
+            microphone.on = null;
+            if (on) {
+              on.socket.onclose = null;
+              if (on.socket.readyState <= WebSocket.OPEN) { on.socket.close(1000); }
+              on.media.getTracks().forEach((track) => track.stop());
+              on.context.close();
+            }
+            showMicrophone("off", text);
+          };
+          const startMicrophone = async () => {
+            showMicrophone("starting", "Asking for the microphone…");
+            try {
+              const media = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1 } });
+              const context = new AudioContext();
+              await context.audioWorklet.addModule("\(microphoneWorkletPath)");
+              const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+              const socket = new WebSocket(scheme + "//" + window.location.host + "\(streamsPath)"
+                + encodeURIComponent(microphone.name) + "?token=" + encodeURIComponent(microphone.token));
+              socket.binaryType = "arraybuffer";
+              const on = { media, context, socket };
+              microphone.on = on;
+              const recorder = new AudioWorkletNode(context, "oak-microphone");
+              const silence = context.createGain();
+              silence.gain.value = 0;
+              recorder.port.onmessage = (message) => {
+                // A connection that cannot keep up drops audio, not the page.
+                if (socket.readyState === WebSocket.OPEN && socket.bufferedAmount < 65536) {
+                  socket.send(message.data);
+                }
+              };
+              socket.onopen = () => {
+                context.createMediaStreamSource(media).connect(recorder).connect(silence).connect(context.destination);
+                showMicrophone("on", "Your microphone is on.");
+              };
+              socket.onclose = (event) => {
+                if (microphone.on === on) { stopMicrophone(event.reason || "The microphone's stream closed."); }
+              };
+            } catch (error) {
+              stopMicrophone("The microphone is unavailable: " + error.message);
+            }
+          };
+          button.addEventListener("click", () => {
+            if (document.body.dataset.microphone === "off") { startMicrophone(); } else { stopMicrophone(""); }
+          });
+          const placeMicrophone = () => {
+            const place = app.querySelector("[data-microphone]");
+            if (!place) {
+              if (microphone.on) { stopMicrophone(""); }
+              return;
+            }
+            microphone.name = place.dataset.microphone;
+            microphone.token = place.dataset.token;
+            place.append(control);
+          };
+          showMicrophone("off", "");
+          placeMicrophone();
           document.addEventListener("submit", (event) => {
             const form = event.target;
             if (!(form instanceof HTMLFormElement) || !form.classList.contains("intent")) { return; }
@@ -152,6 +244,53 @@ public enum WebPage {
 
         """
 
+    /// The audio worklet of ``WebContext/microphone(_:)``: the
+    /// microphone's samples, at the audio context's rate, averaged down to
+    /// 16 kHz mono and posted as 16-bit little-endian PCM in chunks of
+    /// 1,600 samples (100 ms). A same-origin script, as the page's
+    /// Content-Security-Policy requires.
+    public static let microphoneWorklet = """
+        "use strict";
+        class OakMicrophone extends AudioWorkletProcessor {
+          constructor() {
+            super();
+            this.step = sampleRate / 16000;
+            this.position = 0;
+            this.sum = 0;
+            this.count = 0;
+            this.chunk = new Int16Array(1600);
+            this.filled = 0;
+          }
+          process(inputs) {
+            const input = inputs[0];
+            if (!input || input.length === 0) { return true; }
+            for (let index = 0; index < input[0].length; index += 1) {
+              let value = 0;
+              for (const channel of input) { value += channel[index]; }
+              this.sum += value / input.length;
+              this.count += 1;
+              this.position += 1;
+              if (this.position < this.step) { continue; }
+              this.position -= this.step;
+              const sample = Math.max(-1, Math.min(1, this.sum / this.count));
+              this.sum = 0;
+              this.count = 0;
+              this.chunk[this.filled] = sample < 0 ? sample * 32768 : sample * 32767;
+              this.filled += 1;
+              if (this.filled === this.chunk.length) {
+                // Int16Array is little-endian on every platform browsers run on.
+                this.port.postMessage(this.chunk.buffer, [this.chunk.buffer]);
+                this.chunk = new Int16Array(1600);
+                this.filled = 0;
+              }
+            }
+            return true;
+          }
+        }
+        registerProcessor("oak-microphone", OakMicrophone);
+
+        """
+
     /// The base style sheet; an app's own rules follow it.
     public static let style = """
         :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
@@ -167,6 +306,8 @@ public enum WebPage {
         .notice { padding: .4rem .6rem; border-left: 4px solid #c90; background: #c901; }
         .error { padding: .4rem .6rem; border-left: 4px solid #c33; background: #c331; }
         .dim { opacity: .7; }
+        .microphone { margin: .5rem 0; }
+        .microphone-status { opacity: .8; }
 
         """
 }

@@ -1,10 +1,12 @@
 // The app the web host's tests serve: a tally that loads its first count
 // through its port (so that a session starts in a loading state), counts up
 // by intent, keeps a note typed by the user (hostile on purpose in the
-// tests), and shows a picture once it has counted.
+// tests), shows a picture once it has counted, and takes a stream of taps
+// (one sender at a time) once loaded.
 
 import Foundation
 import Oak
+import Synchronization
 import WebHost
 import WebUI
 
@@ -50,8 +52,60 @@ enum Tally: EffectTransducer {
 /// A PNG signature and nothing more: enough for the media type.
 let tallyPicture = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
 
+/// What the Tally's stream received: its frames, and how many streams
+/// ended; one sender at a time.
+final class TapLog: Sendable {
+    private let state = Mutex<(frames: [[UInt8]], ends: Int, isOpen: Bool)>(([], 0, false))
+    private let changes = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+
+    var frames: [[UInt8]] { state.withLock { $0.frames } }
+    var ends: Int { state.withLock { $0.ends } }
+
+    func open() -> Bool {
+        state.withLock { state in
+            defer { state.isOpen = true }
+            return !state.isOpen
+        }
+    }
+
+    func receive(_ frame: [UInt8]) {
+        state.withLock { $0.frames.append(frame) }
+        changes.continuation.yield()
+    }
+
+    func end() {
+        state.withLock { state in
+            state.ends += 1
+            state.isOpen = false
+        }
+        changes.continuation.yield()
+    }
+
+    /// Waits until `condition` holds of the log (checked at each change).
+    func wait(until condition: (TapLog) -> Bool) async {
+        if condition(self) { return }
+        for await _ in changes.stream where condition(self) { return }
+    }
+}
+
 struct TallyWeb: WebApplication {
     var environment: Tally.Env
+    var taps = TapLog()
+
+    /// Taps: frames of whole pairs of bytes, at most 100, 1,000 bytes a
+    /// second with 400 ahead; refused while loading, and while another
+    /// stream is open.
+    func openStream(
+        _ name: String, in state: Tally.State, session: WebSessionContext<Tally>
+    ) -> WebStreamOpening {
+        guard name == "taps", !state.isLoading else { return .failure(.unavailable("No taps while loading.")) }
+        guard taps.open() else { return .failure(.busy("Someone else is tapping.")) }
+        let taps = self.taps
+        return .success(
+            WebStream(
+                limits: WebStreamLimits(maxFrameBytes: 100, unitBytes: 2, bytesPerSecond: 1_000, burstBytes: 400),
+                receive: { taps.receive($0) }, end: { taps.end() }))
+    }
 
     var name: String { "Tally" }
 

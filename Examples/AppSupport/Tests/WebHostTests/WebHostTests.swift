@@ -44,6 +44,7 @@ final class Gate: Sendable {
 struct TallyHost {
     let host: WebHost<TallyWeb>
     let loaded: Gate
+    let taps: TapLog
 
     static func start(
         opened: Bool = true, limits: SessionLimits = SessionLimits(), clock: any Clock<Duration> = ContinuousClock()
@@ -59,7 +60,7 @@ struct TallyHost {
             }))
         let host = try await WebHost.start(
             app: app, limits: limits, clock: clock, sweeps: false, logger: logger)
-        return TallyHost(host: host, loaded: loaded)
+        return TallyHost(host: host, loaded: loaded, taps: app.taps)
     }
 
     func client() -> WebClient { WebClient(base: host.baseURL) }

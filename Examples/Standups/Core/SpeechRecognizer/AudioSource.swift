@@ -1,5 +1,6 @@
 // Where the recogniser's audio comes from: a WAV file played as if recorded
-// (paced by a clock), or the microphone.
+// (paced by a clock), the microphone, or samples sent from elsewhere (a
+// browser's microphone, streamed to a server).
 
 import Foundation
 
@@ -14,6 +15,7 @@ public struct AudioSource: Sendable {
     private enum Kind: Sendable {
         case wavFile(URL, any Clock<Duration>)
         case microphone(device: String)
+        case samples(@Sendable () -> AsyncStream<[Int16]>)
     }
 
     private let kind: Kind
@@ -34,6 +36,14 @@ public struct AudioSource: Sendable {
         AudioSource(kind: .microphone(device: device))
     }
 
+    /// Samples that arrive from elsewhere, such as a browser's microphone
+    /// streamed to a server: each recognition iterates a new stream of
+    /// `chunks` (16 kHz mono 16-bit samples), until it ends. Always
+    /// available: a stream with nobody sending is silence.
+    public static func samples(_ chunks: @escaping @Sendable () -> AsyncStream<[Int16]>) -> AudioSource {
+        AudioSource(kind: .samples(chunks))
+    }
+
     /// Whether the audio can be opened now: the file reads as 16 kHz mono
     /// 16-bit PCM, or the microphone opens. Reads the whole file.
     public var availability: Availability {
@@ -47,6 +57,8 @@ public struct AudioSource: Sendable {
             }
         case .microphone(let device):
             return microphoneAvailability(device: device)
+        case .samples:
+            return .available
         }
     }
 
@@ -61,6 +73,8 @@ public struct AudioSource: Sendable {
             }
         case .microphone(let device):
             return try Microphone(device: device)
+        case .samples(let chunks):
+            return StreamedSamples(chunks())
         }
     }
 

@@ -121,9 +121,20 @@ public enum AppFeature: EffectTransducer {
         /// The ports; meetings run with `meeting` in rooms of their own,
         /// saved through `standups` when nobody watches them end.
         public init(standups: StandupsProvider.Dependencies, detail: StandupDetail.Env, meeting: RecordMeeting.Env) {
+            self.init(standups: standups, detail: detail, meetings: { _ in meeting })
+        }
+
+        /// The ports; each stand-up's meeting runs in a room of its own
+        /// with `meetings(standupID)` (a web server's meeting listens to
+        /// its own viewers' microphones), saved through `standups` when
+        /// nobody watches it end.
+        public init(
+            standups: StandupsProvider.Dependencies, detail: StandupDetail.Env,
+            meetings: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env
+        ) {
             self.standups = standups
             self.detail = detail
-            self.meetings = MeetingRooms(env: meeting) { change in try? await standups.save([change]) }
+            self.meetings = MeetingRooms(env: meetings) { change in try? await standups.save([change]) }
         }
     }
 

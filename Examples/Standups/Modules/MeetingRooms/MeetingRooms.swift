@@ -29,12 +29,22 @@ public final class MeetingRooms: Sendable {
         var viewers: [UUID: AsyncStream<RecordMeeting.State>.Continuation] = [:]
     }
 
-    private let env: RecordMeeting.Env
+    private let env: @Sendable (Standup.ID) -> RecordMeeting.Env
     private let save: @Sendable (StandupChange) async -> Void
     private let rooms = Mutex<[Standup.ID: Occupied]>([:])
 
     /// Rooms whose meetings run with `env` and are saved with `save`.
-    public init(env: RecordMeeting.Env, save: @escaping @Sendable (StandupChange) async -> Void) {
+    public convenience init(env: RecordMeeting.Env, save: @escaping @Sendable (StandupChange) async -> Void) {
+        self.init(env: { _ in env }, save: save)
+    }
+
+    /// Rooms whose meetings run with ports of their own, `env(standupID)`
+    /// (a web server's meeting listens to its own viewers' microphones),
+    /// and are saved with `save`.
+    public init(
+        env: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env,
+        save: @escaping @Sendable (StandupChange) async -> Void
+    ) {
         self.env = env
         self.save = save
     }
@@ -71,7 +81,7 @@ public final class MeetingRooms: Sendable {
     /// state; then saves it (when it was saved, not discarded) and closes
     /// the room.
     private func start(_ room: Room, of standupID: Standup.ID) {
-        let env = self.env
+        let env = self.env(standupID)
         Task {
             let output = Callback<RecordMeeting.State> { [weak self] state in
                 self?.publish(state, in: room.id, of: standupID)

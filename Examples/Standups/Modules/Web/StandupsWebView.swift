@@ -204,6 +204,9 @@ public enum StandupsWebView {
         }
     }
 
+    /// The name of the stream a meeting page sends its microphone to.
+    public static let microphoneStream = "microphone"
+
     static func meeting(_ meeting: RecordMeeting.State, context: WebContext) -> HTML {
         let standup = meeting.standup
         let total = max(meeting.schedule.durationSeconds, 1)
@@ -223,6 +226,11 @@ public enum StandupsWebView {
             case .failed(let failure):
                 "<p class=\"failure\" id=\"recognition\">Speech recognition failed: \(failure)</p>"
             }
+        // While the meeting records, any viewer may speak into it (one at a
+        // time: the stream's floor).
+        let microphone: HTML =
+            meeting.recognition == .listening && meeting.ending == nil
+            ? context.microphone(Self.microphoneStream) : .empty
         var controls: HTML
         switch (meeting.ending, meeting.question) {
         case (.saving?, _), (.saved?, _):
@@ -258,7 +266,7 @@ public enum StandupsWebView {
             <ol class="segments">\(HTML.join(segments))</ol>
             <p class="speaker" id="speaker">Speaker \(meeting.speakerIndex + 1) of \(standup.attendees.count): \
             <strong>\(speaker)</strong> · \(duration(meeting.speakerSecondsRemaining)) left</p>
-            \(recognition)<p class="transcript" id="transcript">\(meeting.transcript)</p>
+            \(recognition)\(microphone)<p class="transcript" id="transcript">\(meeting.transcript)</p>
             \(controls)</section>
             """
     }

@@ -34,6 +34,26 @@ extension SpeechClient {
     }
 }
 
+extension SpeechClient {
+    /// The offline recogniser listening to `meeting`'s microphones on other
+    /// machines (a web server's meeting hears its viewers' browsers): the
+    /// audio of whoever holds the meeting's floor, as it arrives.
+    ///
+    /// Authorization is `.restricted` when pocketsphinx or its model is
+    /// missing, else `.authorized`: whether anyone sends audio is up to
+    /// the viewers.
+    public static func live(microphones: RemoteMicrophones, meeting: UUID) -> SpeechClient {
+        let recognizer = PocketsphinxRecognizer()
+        let source = AudioSource.samples { microphones.audio(of: meeting) }
+        let authorization: @Sendable () async -> SpeechAuthorization = {
+            recognizer.availability == .available ? .authorized : .restricted
+        }
+        return SpeechClient(
+            authorization: authorization, requestAuthorization: authorization,
+            transcripts: { recognizer.transcripts(from: source).mappingFailures() })
+    }
+}
+
 extension AsyncThrowingStream<String, any Error> {
     /// The same transcripts, their errors as ``SpeechFailure``s; cancelling
     /// the consumer stops the recogniser.

@@ -2,10 +2,17 @@
 // `chromium` and `chromium-driver`, installed by .ci/run) driven through
 // WebDriver, as a person would use the page: a stand-up added through the
 // form (its default button is Done, so Enter in a field adds it), opened,
-// and a meeting started and ended. In CI the browser must be there;
-// elsewhere the test is skipped without it.
+// and a meeting started and ended; and a meeting shared by two browsers,
+// the first speaking into its microphone (a WAV file Festival spoke,
+// played by Chromium's fake microphone) and the transcript growing on both
+// pages. In CI the browser must be there; elsewhere the test is skipped
+// without it.
 
+import Devices
 import Foundation
+import Models
+import StandupsStore
+import StandupsTestSupport
 import Testing
 import WebTesting
 
@@ -68,6 +75,70 @@ struct BrowserTests {
                 throw error
             }
             await browser.quit()
+        }
+    }
+
+    @Test(.enabled(if: SpeechTools.shouldRun, "needs festival, sox and pocketsphinx"))
+    func twoBrowsersShareOneMeetingAndTheFirstSpeaks() async throws {
+        guard SpeechTools.check() else { return }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("oak-mic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let spoken = try await SpeechTools.speak("the meeting starts now", into: scratch)
+        let standup = Standup(
+            id: UUID(), title: "Platform", durationSeconds: 5 * 60, theme: .sky,
+            attendees: [Attendee(id: UUID(), name: "Ana"), Attendee(id: UUID(), name: "Bruno")])
+        try await StandupsWebTests.Fixture.with(microphones: RemoteMicrophones(), standups: [standup]) { web in
+            let speaker = try await WebDriver.start(
+                width: 900, height: 900, arguments: WebDriver.fakeMicrophone(playing: spoken.path))
+            let viewer = try await WebDriver.start(width: 900, height: 1000, arguments: WebDriver.fakeMicrophone())
+            do {
+                for browser in [speaker, viewer] {
+                    try await browser.open(web.host.baseURL + "/")
+                    try await browser.click("#standups li button")
+                    try await browser.waitUntil("document.getElementById('detail') !== null")
+                    // The first starts the meeting, the second joins it.
+                    try await browser.click(Self.button("detail.start"))
+                    try await browser.waitUntil("document.getElementById('meeting') !== null")
+                }
+                try await speaker.waitUntil("document.querySelector('.microphone button') !== null")
+                try await speaker.click(".microphone button")
+                try await speaker.waitUntil("document.body.dataset.microphone === 'on'")
+                // The floor is held: the second browser's microphone is refused.
+                try await viewer.click(".microphone button")
+                try await viewer.waitUntil(
+                    "document.body.dataset.microphone === 'off' && "
+                        + "document.querySelector('.microphone-status').textContent.includes('Someone else')")
+
+                try await speaker.click(Self.button("meeting.next"))
+                try await viewer.waitUntil("document.getElementById('meeting').dataset.speaker === '1'")
+                #expect(try await viewer.text("#speaker strong") == "Bruno")
+                for browser in [speaker, viewer] {
+                    try await browser.waitUntil(
+                        "document.getElementById('transcript').textContent.includes('meeting starts')")
+                }
+                try save(try await viewer.screenshot(), as: "standups-web-shared-meeting.png")
+
+                try await viewer.click(Self.button("meeting.end"))
+                try await viewer.waitUntil("document.getElementById('question') !== null")
+                try await viewer.click(Self.button("meeting.save"))
+                for browser in [speaker, viewer] {
+                    try await browser.waitUntil("document.querySelector('#meetings li') !== null")
+                    #expect(try await browser.run("return document.body.dataset.microphone;") as? String == "off")
+                }
+                let saved = try StandupsStore(directory: web.directory).load().first?.meetings.first
+                #expect(saved?.transcript.contains("meeting starts") == true, "saved: \(String(describing: saved))")
+            } catch {
+                for browser in [speaker, viewer] {
+                    let page = try? await browser.run("return document.getElementById('app').innerHTML;")
+                    Issue.record("A page when the test failed: \(page as? String ?? "unknown")")
+                }
+                await speaker.quit()
+                await viewer.quit()
+                throw error
+            }
+            await speaker.quit()
+            await viewer.quit()
         }
     }
 

@@ -26,18 +26,35 @@ struct StandupsWebTests {
         let host: WebHost<StandupsWeb>
         let directory: URL
 
-        static func start() async throws -> Fixture {
+        /// A host whose meetings are not recorded; or, with `microphones`,
+        /// recorded by pocketsphinx from what the browsers send; over a
+        /// store holding `standups`.
+        /// With `counting`, the recogniser only counts the samples it
+        /// hears ("1600 samples").
+        static func start(
+            microphones: RemoteMicrophones? = nil, counting: Bool = false, standups: [Standup] = []
+        ) async throws -> Fixture {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("oak-standups-web-\(UUID().uuidString)")
             let store = StandupsStore(directory: directory)
-            let speech = SpeechClient.unavailable(.restricted)
+            if !standups.isEmpty { try store.save(standups.map { .add($0) }) }
+            let speech: @Sendable (Standup.ID) -> SpeechClient = { standupID in
+                guard let microphones else { return .unavailable(.restricted) }
+                return counting
+                    ? .counting { microphones.audio(of: standupID) }
+                    : .live(microphones: microphones, meeting: standupID)
+            }
             let env = AppFeature.Env(
-                standups: .live(store), detail: StandupDetail.Env(speech: speech),
-                meeting: RecordMeeting.Env(
-                    clock: ContinuousClock(), speech: speech, sound: .silent, now: { Date() }, uuid: { UUID() }))
+                standups: .live(store), detail: StandupDetail.Env(speech: speech(UUID())),
+                meetings: { standupID in
+                    RecordMeeting.Env(
+                        clock: ContinuousClock(), speech: speech(standupID), sound: .silent, now: { Date() },
+                        uuid: { UUID() })
+                })
             var logger = Logger(label: "standups.web.test")
             logger.logLevel = .critical  // stopping a server with open streams logs an error
-            let host = try await WebHost.start(app: StandupsWeb(env: env), sweeps: false, logger: logger)
+            let app = StandupsWeb(env: env, microphones: microphones ?? RemoteMicrophones())
+            let host = try await WebHost.start(app: app, sweeps: false, logger: logger)
             return Fixture(host: host, directory: directory)
         }
 
@@ -48,8 +65,11 @@ struct StandupsWebTests {
 
         /// Runs `body` with a started fixture, stopped after it, also when
         /// it throws.
-        static func with(_ body: (Fixture) async throws -> Void) async throws {
-            let web = try await start()
+        static func with(
+            microphones: RemoteMicrophones? = nil, counting: Bool = false, standups: [Standup] = [],
+            _ body: (Fixture) async throws -> Void
+        ) async throws {
+            let web = try await start(microphones: microphones, counting: counting, standups: standups)
             do {
                 try await body(web)
             } catch {
@@ -172,6 +192,64 @@ struct StandupsWebTests {
         #expect(try StandupsStore(directory: web.directory).load().first?.meetings.isEmpty == true)
     }
 
+    @Test("a recorded meeting's microphone: one viewer holds the floor, its audio reaches the room, others wait")
+    func theMicrophoneOfARecordedMeeting() async throws {
+        let standup = Standup(
+            id: UUID(), title: "Ops", attendees: [Attendee(id: UUID(), name: "Ann"), Attendee(id: UUID(), name: "Bo")])
+        try await Fixture.with(microphones: RemoteMicrophones(), counting: true, standups: [standup]) { web in
+            try await theMicrophoneOfARecordedMeeting(web, standup: standup.id.uuidString)
+        }
+    }
+
+    func theMicrophoneOfARecordedMeeting(_ web: Fixture, standup id: String) async throws {
+        var viewers: [(client: WebClient, token: String, pages: AsyncThrowingStream<String, any Error>)] = []
+        for _ in 0..<2 {
+            let client = WebClient(base: web.host.baseURL)
+            let token = try #require(WebClient.token(in: try await client.get("/").body))
+            let pages = client.events()
+            // Before the meeting, the page offers no microphone.
+            let early = try await Self.openMicrophone(web, client.cookie, token)
+            #expect(try await early.closeReason().code == 4004)
+            #expect(try await client.intent("list.open", token: token, fields: [("standup", id)]).status == 204)
+            _ = try await pages.first(where: { $0.contains("id=\"detail\"") }, "the stand-up")
+            #expect(try await client.intent("detail.start", token: token).status == 204)
+            let meeting = try await pages.first(where: { $0.contains("data-microphone=") }, "the recorded meeting")
+            #expect(meeting.contains("data-microphone=\"microphone\" data-token=\"\(token)\""))
+            viewers.append((client, token, pages))
+        }
+        let (first, second) = (viewers[0], viewers[1])
+        let speaking = try await Self.openMicrophone(web, first.client.cookie, first.token)
+        try await speaking.sendBinary(Array(repeating: 0, count: 3_200))
+        for viewer in viewers {
+            _ = try await viewer.pages.first(where: { $0.contains("1600 samples") }, "the room heard 100 ms")
+        }
+        // The floor is held: the second viewer waits.
+        let waiting = try await Self.openMicrophone(web, second.client.cookie, second.token)
+        let refused = try await waiting.closeReason()
+        #expect(refused.code == 4009)
+        #expect(refused.reason == "Someone else's microphone is on. Speak once they stop theirs.")
+        // Given up (a second of silence ends the utterance), it is free.
+        await speaking.close()
+        _ = try await second.pages.first(where: { $0.contains("17600 samples") }, "the silence after the floor")
+        let next = try await Self.openMicrophone(web, second.client.cookie, second.token)
+        try await next.sendBinary(Array(repeating: 0, count: 320))
+        _ = try await first.pages.first(where: { $0.contains("17760 samples") }, "the second speaker")
+        // Malformed audio closes the stream with the reason.
+        try await next.sendBinary([1, 2, 3])
+        #expect(try await next.closeReason().code == 4000)
+    }
+
+    /// A WebSocket to the meeting's microphone, as the page opens it.
+    static func openMicrophone(
+        _ web: Fixture, _ cookie: String?, _ token: String
+    ) async throws
+        -> WebSocketTestClient
+    {
+        let url = web.host.baseURL.replacingOccurrences(of: "http:", with: "ws:") + "/streams/microphone?token=\(token)"
+        return try await WebSocketTestClient.connect(
+            to: url, headers: ["Cookie": cookie ?? "", "Origin": web.host.baseURL])
+    }
+
     /// Opens stand-up `id` and starts its meeting, continuing without
     /// recording; returns once the meeting's page is pushed.
     static func startMeeting(
@@ -205,5 +283,26 @@ struct StandupsWebTests {
         guard let range = page.range(of: "\(name)=\"") else { return nil }
         let rest = page[range.upperBound...]
         return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+}
+
+extension SpeechClient {
+    /// A recogniser that counts the samples of `audio` ("1600 samples").
+    static func counting(_ audio: @escaping @Sendable () -> AsyncStream<[Int16]>) -> SpeechClient {
+        SpeechClient(
+            authorization: { .authorized }, requestAuthorization: { .authorized },
+            transcripts: {
+                AsyncThrowingStream { continuation in
+                    let task = Task {
+                        var count = 0
+                        for await chunk in audio() {
+                            count += chunk.count
+                            continuation.yield("\(count) samples")
+                        }
+                        continuation.finish()
+                    }
+                    continuation.onTermination = { _ in task.cancel() }
+                }
+            })
     }
 }

@@ -1,0 +1,82 @@
+// The WebSocket side of a web host: which requests become streams
+// (/streams/<name>?token=…) and how their frames are read. A request is
+// upgraded only with a live session's cookie, its token and the server's
+// own origin (a page of another site cannot open one, even where a browser
+// sends the cookie); anything else is left to the HTTP routes, which
+// answer 403. Once upgraded, the app decides whether the session's state
+// offers the stream; its refusals, and the host's limits, close the
+// connection with a code and a reason.
+
+import Foundation
+import HTTPTypes
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+import ServerSupport
+import WebUI
+
+extension WebResponder {
+    /// The largest frame the server reads at all: larger ones close the
+    /// connection (1009) before the app's limits are applied.
+    static var largestFrame: Int { 1 << 16 }
+
+    /// The upgrades of the session's streams.
+    func streamUpgrades(clock: any Clock<Duration>) -> WebSocketUpgrades {
+        let store = self.store
+        return WebSocketUpgrades(maxFrameSize: Self.largestFrame) { request, _, logger in
+            guard let (name, token) = Self.stream(of: request) else { return .dontUpgrade }
+            guard Self.isSameOrigin(request) else {
+                logger.notice("A stream from another origin was refused.", metadata: ["stream": "\(name)"])
+                return .dontUpgrade
+            }
+            guard let session = await store.session(id: Self.sessionID(in: request.headerFields)),
+                Self.constantTimeEqual(token, session.token)
+            else {
+                logger.notice("A stream without the session's cookie and token was refused.")
+                return .dontUpgrade
+            }
+            let opened = await session.openStream(name)
+            return .upgrade([:]) { inbound, outbound, _ in
+                let refusal: WebStreamRefusal?
+                switch opened {
+                case .failure(let refused):
+                    refusal = refused
+                case .success(let stream):
+                    defer { stream.end() }
+                    var reader = WebStreamReader(limits: stream.limits, clock: clock)
+                    do {
+                        try await reader.read(inbound, into: stream)
+                        refusal = nil
+                    } catch let refused as WebStreamRefusal {
+                        refusal = refused
+                    }
+                }
+                if let refusal {
+                    try await outbound.close(
+                        WebSocketErrorCode(codeNumber: Int(refusal.code)), reason: refusal.closeReason)
+                }
+            }
+        }
+    }
+
+    /// The stream a request asks for, `/streams/<name>?token=<token>`: its
+    /// name and the token; `nil` for any other request.
+    static func stream(of request: HTTPRequest) -> (name: String, token: String)? {
+        guard request.method == .get, let target = request.path,
+            let components = URLComponents(string: target), components.path.hasPrefix(WebPage.streamsPath)
+        else { return nil }
+        let name = String(components.path.dropFirst(WebPage.streamsPath.count))
+        guard !name.isEmpty, !name.contains("/"),
+            let token = components.queryItems?.first(where: { $0.name == "token" })?.value
+        else { return nil }
+        return (name, token)
+    }
+
+    /// Whether the request's `Origin` is the server's own (the scheme and
+    /// the host it was asked for).
+    static func isSameOrigin(_ request: HTTPRequest) -> Bool {
+        guard let origin = request.headerFields[.origin], let authority = request.authority else { return false }
+        return origin == "http://\(authority)" || origin == "https://\(authority)"
+    }
+}
