@@ -162,7 +162,7 @@ public enum WebPage {
           control.append(button, " ", status);
           const showMicrophone = (state, text) => {
             document.body.dataset.microphone = state;
-            button.textContent = state === "off" ? "🎙 Speak" : "Stop speaking";
+            button.textContent = state === "off" ? "Speak" : "Stop speaking";
             status.textContent = text;
           };
           const stopMicrophone = (text) => {

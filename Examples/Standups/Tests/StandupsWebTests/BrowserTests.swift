@@ -117,7 +117,7 @@ struct BrowserTests {
                     try await browser.waitUntil(
                         "document.getElementById('transcript').textContent.includes('meeting starts')")
                 }
-                try save(try await viewer.screenshot(), as: "standups-web-shared-meeting.png")
+                try save(try await speaker.screenshot(), as: "standups-web-shared-meeting.png")
 
                 try await viewer.click(Self.button("meeting.end"))
                 try await viewer.waitUntil("document.getElementById('question') !== null")
