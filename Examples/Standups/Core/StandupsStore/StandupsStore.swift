@@ -56,12 +56,22 @@ public final class StandupsStore: Sendable {
     /// - Throws: ``StandupsStoreError/damaged(path:reason:)`` for a file
     ///   that is not a usable SQLite database (left untouched), or
     ///   ``StandupsStoreError/unreadable(path:reason:)``.
+    ///
+    /// A list equal to the one the followers of ``updates(otherProcessesEvery:)``
+    /// last received is returned as that very list: a server's sessions,
+    /// each loading the stand-ups, then share one copy of their strings and
+    /// meetings instead of holding one each.
     public func load() throws(StandupsStoreError) -> [Standup] {
         let pool = try open()
+        let standups: [Standup]
         do {
-            return try pool.read { db in try Self.fetchAll(db) }
+            standups = try pool.read { db in try Self.fetchAll(db) }
         } catch {
             throw Self.failure(error, path: path) { .unreadable(path: path, reason: $0) }
+        }
+        return followers.withLock { followers in
+            guard let latest = followers.latest, latest == standups else { return standups }
+            return latest
         }
     }
 

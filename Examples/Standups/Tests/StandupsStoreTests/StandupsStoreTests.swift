@@ -152,6 +152,22 @@ struct StandupsStoreTests {
         #expect(await third.next()?.map(\.id) == [Standup.productMock.id])
     }
 
+    @Test func aLoadEqualToTheFollowersListIsThatVeryList() async throws {
+        let scratch = try ScratchDirectory()
+        let store = StandupsStore(directory: scratch.data)
+        try store.save([.add(.mock)])
+        var updates = store.updates().makeAsyncIterator()
+        let followed = try #require(await updates.next())
+        let loaded = try store.load()
+        #expect(loaded == followed)
+        #expect(
+            loaded.withUnsafeBufferPointer { $0.baseAddress } == followed.withUnsafeBufferPointer { $0.baseAddress },
+            "one copy, shared")
+        // Changed where the followers have not seen it yet: what the file holds.
+        try StandupsStore(directory: scratch.data).save([.add(.productMock)])
+        #expect(try store.load().map(\.id) == [Standup.mock.id, Standup.productMock.id])
+    }
+
     @Test func followersHearOfEveryCommittedChange() async throws {
         let scratch = try ScratchDirectory()
         let store = StandupsStore(directory: scratch.data)
