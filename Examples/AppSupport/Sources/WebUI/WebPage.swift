@@ -135,13 +135,39 @@ public enum WebPage {
           };
           tone = toneOf();
           const events = new EventSource("\(eventsPath)");
-          events.addEventListener("page", (event) => {
-            app.innerHTML = event.data;
-            document.body.dataset.version = event.lastEventId;
+          const show = (content, version) => {
+            app.innerHTML = content;
+            document.body.dataset.version = version;
             placeMicrophone();
             const next = toneOf();
             if (tone !== null && next !== null && next !== tone) { playTone(); }
             tone = next;
+          };
+          // A page pushed while a button is held down waits until it is
+          // released and its click has gone to the button pressed (a
+          // meeting's page comes every second: replacing the button under
+          // the pointer would lose the click).
+          let pressed = false;
+          let waiting = null;
+          const release = () => {
+            pressed = false;
+            delete document.body.dataset.held;
+            if (waiting) {
+              const page = waiting;
+              waiting = null;
+              show(page.content, page.version);
+            }
+          };
+          document.addEventListener("pointerdown", () => { pressed = true; }, { capture: true });
+          document.addEventListener("pointerup", () => { setTimeout(release, 0); }, { capture: true });
+          document.addEventListener("pointercancel", release, { capture: true });
+          events.addEventListener("page", (event) => {
+            if (pressed) {
+              waiting = { content: event.data, version: event.lastEventId };
+              document.body.dataset.held = "true";
+            } else {
+              show(event.data, event.lastEventId);
+            }
           });
           events.addEventListener("error", () => {
             // The session has ended (it expired, or the server restarted):

@@ -56,8 +56,23 @@ struct BrowserTests {
                 try await browser.waitUntil("document.getElementById('question') !== null")
                 try await browser.click(Self.button("detail.continue"))
                 try await browser.waitUntil("document.getElementById('meeting') !== null")
-                try await browser.click(Self.button("meeting.next"))
+                // Next held down while the second's tick is pushed: the page
+                // waits for the release, and the click reaches Next.
+                _ = try await browser.run(
+                    """
+                    const next = document.querySelector(args[0]);
+                    window.heldButton = next;
+                    next.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+                    """, [Self.button("meeting.next")])
+                try await browser.waitUntil("document.body.dataset.held === 'true'")
+                #expect(try await browser.run("return window.heldButton.isConnected;") as? Bool == true)
+                _ = try await browser.run(
+                    """
+                    window.heldButton.dispatchEvent(new PointerEvent("pointerup", { bubbles: true }));
+                    window.heldButton.click();
+                    """)
                 try await browser.waitUntil("document.getElementById('meeting').dataset.speaker === '1'")
+                #expect(try await browser.run("return document.body.dataset.held === undefined;") as? Bool == true)
                 // A tone at the speaker change (the page's audio started with
                 // the first click).
                 try await browser.waitUntil("document.body.dataset.tones === '1'")
