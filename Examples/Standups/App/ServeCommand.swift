@@ -20,11 +20,16 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on (0: any free port).") var port = 8080
     @Option(help: "The most browser sessions at once.") var maxSessions = 1_000
     @Option(help: "Minutes a session lives without a request (fractions allowed).") var idleMinutes = 30.0
+    @Flag(help: "Do not record meetings (no recogniser runs, pages offer no microphone).")
+    var noSpeech = false
+    @Option(help: "The most meetings recorded at once (each recogniser holds about 100 MB while someone speaks).")
+    var maxRecordings = 16
     @OptionGroup var options: StoreOptions
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
         guard maxSessions > 0 else { throw ValidationError("--max-sessions takes a number from 1.") }
+        guard maxRecordings > 0 else { throw ValidationError("--max-recordings takes a number from 1.") }
         guard idleMinutes > 0, idleMinutes <= 10_080 else {
             throw ValidationError("--idle-minutes takes a number of minutes above 0, at most a week (10080).")
         }
@@ -43,13 +48,18 @@ struct Serve: AsyncParsableCommand {
         // sound card plays nothing: each page plays its tones.
         let microphones = RemoteMicrophones()
         let clock = options.clock
+        let noSpeech = self.noSpeech
+        let recordings = RecordingLimit(maxRecordings)
+        let speech: @Sendable (UUID) -> SpeechClient = { standupID in
+            noSpeech
+                ? .unavailable(.denied) : .live(microphones: microphones, meeting: standupID, recordings: recordings)
+        }
         let env = AppFeature.Env(
             standups: .live(store),
-            detail: StandupDetail.Env(speech: .live(microphones: microphones, meeting: UUID())),
+            detail: StandupDetail.Env(speech: speech(UUID())),
             meetings: { standupID in
                 RecordMeeting.Env(
-                    clock: clock, speech: .live(microphones: microphones, meeting: standupID), sound: .silent,
-                    now: { Date() }, uuid: { UUID() })
+                    clock: clock, speech: speech(standupID), sound: .silent, now: { Date() }, uuid: { UUID() })
             })
         let host = try await WebHost.start(
             app: StandupsWeb(env: env, microphones: microphones), port: port,

@@ -2,7 +2,8 @@
 """Load test of `standups serve`'s meeting rooms, on loopback only, bounded.
 
 Starts the release build of `standups serve` (a fresh data directory, the
-meeting's clock SPEED times as fast), adds ROOMS stand-ups, then for each
+meeting's clock SPEED times as fast, meetings not recorded: `--no-speech`,
+since the figures are the rooms' and their pushes'), adds ROOMS stand-ups, then for each
 one opens VIEWERS browser sessions that all open the stand-up and start its
 meeting: the first starts the room, the others join it. While the meetings
 run (MEETING seconds of wall time each), it measures:
@@ -110,7 +111,7 @@ async def main():
     sessions_needed = arguments.rooms * arguments.viewers + 10
     server = subprocess.Popen(
         [BINARY, "serve", "--port", "0", "--max-sessions", str(sessions_needed), "--data-dir", data_dir,
-         "--speed", str(arguments.speed)],
+         "--speed", str(arguments.speed), "--no-speech"],
         stdout=subprocess.PIPE, stderr=log, text=True)
     try:
         port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))

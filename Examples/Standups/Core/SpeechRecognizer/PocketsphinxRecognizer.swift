@@ -110,17 +110,22 @@ public struct PocketsphinxRecognizer: Sendable {
     /// Feeds `audio` to a decoder of its own, one utterance after another
     /// (an utterance ends when the speech detector goes from speech to
     /// silence), yielding the transcript whenever it changed; frees the
-    /// decoder before returning.
+    /// decoder before returning. The decoder (its models take tens of
+    /// megabytes) is made when the first chunk arrives: a server's meeting
+    /// nobody speaks into costs nothing.
     private static func recognise(
         _ audio: any ChunkReader, library: PocketsphinxLibrary, model: Model,
         didFreeDecoder: @escaping @Sendable () -> Void,
         into continuation: AsyncThrowingStream<String, any Error>.Continuation
     ) async throws {
+        guard let first = try await audio.next() else { return }
+        try Task.checkCancellation()
         let decoder = try Decoder(library: library, model: model, didFree: didFreeDecoder)
         var transcript = Transcript()
         var wasInSpeech = false
         try decoder.startUtterance()
-        while let chunk = try await audio.next() {
+        var chunk = first
+        while true {
             try Task.checkCancellation()
             try decoder.process(chunk)
             let isInSpeech = decoder.isInSpeech
@@ -133,6 +138,8 @@ public struct PocketsphinxRecognizer: Sendable {
             }
             wasInSpeech = isInSpeech
             if let text = transcript.changedText() { continuation.yield(text) }
+            guard let following = try await audio.next() else { break }
+            chunk = following
         }
         try decoder.endUtterance()
         transcript.finishUtterance(with: decoder.hypothesis)

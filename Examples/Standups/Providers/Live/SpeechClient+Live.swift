@@ -6,6 +6,7 @@
 import Devices
 import Foundation
 import SpeechRecognizer
+import Synchronization
 
 extension SpeechClient {
     /// The offline recogniser listening to `audio`; a WAV file is given out
@@ -42,7 +43,14 @@ extension SpeechClient {
     /// Authorization is `.restricted` when pocketsphinx or its model is
     /// missing, else `.authorized`: whether anyone sends audio is up to
     /// the viewers.
-    public static func live(microphones: RemoteMicrophones, meeting: UUID) -> SpeechClient {
+    ///
+    /// Each recognition takes one of `recordings`' places while it runs (a
+    /// decoder holds about 100 MB once someone speaks): when none is free
+    /// it fails at once, saying so, and the meeting goes on without a
+    /// transcript.
+    public static func live(
+        microphones: RemoteMicrophones, meeting: UUID, recordings: RecordingLimit = RecordingLimit(16)
+    ) -> SpeechClient {
         let recognizer = PocketsphinxRecognizer()
         let source = AudioSource.samples { microphones.audio(of: meeting) }
         let authorization: @Sendable () async -> SpeechAuthorization = {
@@ -50,11 +58,69 @@ extension SpeechClient {
         }
         return SpeechClient(
             authorization: authorization, requestAuthorization: authorization,
-            transcripts: { recognizer.transcripts(from: source).mappingFailures() })
+            transcripts: {
+                guard recordings.take() else {
+                    return AsyncThrowingStream {
+                        $0.finish(
+                            throwing: SpeechFailure(
+                                "This server records at most \(recordings.places) meetings at once; "
+                                    + "this one goes on without a transcript."))
+                    }
+                }
+                let transcripts = recognizer.transcripts(from: source).mappingFailures()
+                return transcripts.onEnd { recordings.give() }
+            })
+    }
+}
+
+/// How many recognitions may run at once on a server (each of its
+/// decoders holds about 100 MB once someone speaks).
+public final class RecordingLimit: Sendable {
+    /// How many may run at once.
+    public let places: Int
+    private let taken = Mutex(0)
+
+    /// At most `places` at once (at least one).
+    public init(_ places: Int) {
+        self.places = max(1, places)
+    }
+
+    /// How many run now.
+    public var running: Int { taken.withLock { $0 } }
+
+    func take() -> Bool {
+        taken.withLock { taken in
+            guard taken < places else { return false }
+            taken += 1
+            return true
+        }
+    }
+
+    func give() {
+        taken.withLock { $0 = max(0, $0 - 1) }
     }
 }
 
 extension AsyncThrowingStream<String, any Error> {
+    /// The same transcripts; `body` runs once when the stream ends or its
+    /// consumer stops.
+    fileprivate func onEnd(_ body: @escaping @Sendable () -> Void) -> Self {
+        let (stream, continuation) = Self.makeStream()
+        let task = Task {
+            do {
+                for try await transcript in self { continuation.yield(transcript) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in
+            task.cancel()
+            body()
+        }
+        return stream
+    }
+
     /// The same transcripts, their errors as ``SpeechFailure``s; cancelling
     /// the consumer stops the recogniser.
     fileprivate func mappingFailures() -> Self {

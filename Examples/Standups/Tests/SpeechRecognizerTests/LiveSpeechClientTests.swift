@@ -1,7 +1,8 @@
 // The live speech client over the recogniser: denied when the user opted
 // out, restricted when the audio cannot be read, and failures as
 // SpeechFailures with a message for the user; on real speech (where the
-// tools are there) authorised, with the transcript.
+// tools are there) authorised, with the transcript; a server's limit of
+// meetings recorded at once.
 
 import Clocks
 import Devices
@@ -46,5 +47,31 @@ struct LiveSpeechClientTests {
         var last = ""
         for try await transcript in client.transcripts() { last = transcript }
         #expect(["review", "pull", "request"].allSatisfy { last.contains($0) }, "heard: \(last)")
+    }
+
+    @Test(PocketsphinxRecognizerTests.needsTools, .timeLimit(.minutes(1)))
+    func aServerRecordsAtMostItsLimitOfMeetingsAtOnce() async throws {
+        guard SpeechTools.check() else { return }
+        let microphones = RemoteMicrophones()
+        let recordings = RecordingLimit(1)
+        let first = SpeechClient.live(microphones: microphones, meeting: UUID(), recordings: recordings)
+        let second = SpeechClient.live(microphones: microphones, meeting: UUID(), recordings: recordings)
+        #expect(await first.authorization() == .authorized)
+        // The first meeting records (nobody speaks yet: it waits).
+        var listening: AsyncThrowingStream<String, any Error>.Iterator? = first.transcripts().makeAsyncIterator()
+        #expect(recordings.running == 1)
+        let refused = await #expect(throws: SpeechFailure.self) {
+            for try await _ in second.transcripts() {}
+        }
+        #expect(
+            refused?.description
+                == "This server records at most 1 meetings at once; this one goes on without a transcript.")
+        // Once the first stops, the place is free.
+        listening = nil
+        #expect(listening == nil)
+        #expect(recordings.running == 0)
+        let again = second.transcripts()
+        #expect(recordings.running == 1)
+        _ = again
     }
 }

@@ -1,7 +1,8 @@
 // The recogniser on real speech: two sentences spoken by Festival's
 // cmu_us_slt_arctic_hts voice are transcribed, the transcript growing with
 // partial results; the stream stops, and frees its decoder, when the consumer
-// stops; a missing model makes recognition unavailable. Where Festival, SoX
+// stops; samples sent from elsewhere (a browser) are heard, and no decoder is
+// made before the first; a missing model makes recognition unavailable. Where Festival, SoX
 // or pocketsphinx are missing these tests are skipped, except on CI
 // (CI=true), where they fail saying which Debian package to install.
 
@@ -65,6 +66,30 @@ struct PocketsphinxRecognizerTests {
         #expect(heard.count == 1)
         for await _ in freed { break }
         #expect(count.withLock { $0 } == 1)
+    }
+
+    @Test(needsTools, .timeLimit(.minutes(2)))
+    func samplesSentFromElsewhereAreHeardAndNoDecoderIsMadeBeforeThey() async throws {
+        guard SpeechTools.check() else { return }
+        let scratch = try ScratchDirectory()
+        let spoken = try await SpeechTools.speak("the meeting starts now", in: scratch)
+        let decoders = Mutex(0)  // each decoder made is freed once
+        let recognizer = PocketsphinxRecognizer(model: .debianEnglish) { decoders.withLock { $0 += 1 } }
+        // Nobody spoke: no decoder was made.
+        for try await _ in recognizer.transcripts(from: .samples { AsyncStream { $0.finish() } }) {}
+        #expect(decoders.withLock { $0 } == 0)
+        // Sent as a browser sends it: 100 ms chunks, a second of silence
+        // when the speaker gives up the floor.
+        let (chunks, sender) = AsyncStream<[Int16]>.makeStream()
+        for start in stride(from: 0, to: spoken.count, by: 1_600) {
+            sender.yield(Array(spoken[start..<min(start + 1_600, spoken.count)]))
+        }
+        sender.yield([Int16](repeating: 0, count: 16_000))
+        sender.finish()
+        var heard = ""
+        for try await transcript in recognizer.transcripts(from: .samples { chunks }) { heard = transcript }
+        #expect(heard == "the meeting starts now")
+        #expect(decoders.withLock { $0 } == 1)
     }
 
     @Test func aMissingModelIsUnavailable() async throws {

@@ -22,6 +22,10 @@ struct CommandTests {
         #expect(audio.exited(with: 64), "\(audio)")
         #expect(audio.errors.contains("sox in.wav -r 16000 -c 1 -b 16 out.wav"), "\(audio)")
 
+        let recordings = try await Subprocess.run(standups, ["serve", "--max-recordings", "0"], scratch: scratch.url)
+        #expect(recordings.exited(with: 64), "\(recordings)")
+        #expect(recordings.errors.contains("--max-recordings takes a number from 1."), "\(recordings)")
+
         // Not a terminal: said, not drawn.
         let piped = try await Subprocess.run(
             standups, ["--data-dir", scratch.path("data").path, "--no-speech"], scratch: scratch.url)
