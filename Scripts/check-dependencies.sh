@@ -28,7 +28,8 @@ check "infrastructure must not reach into an app's package" "\.\./($apps)/" Exam
 check "a shipped module must not import a test library" \
     '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting)\b' \
     Examples/AppSupport/Sources/Common Examples/AppSupport/Sources/TerminalUI Examples/AppSupport/Sources/WebUI \
-    Examples/AppSupport/Sources/WebHost Examples/AppSupport/Sources/HTTPClient Examples/AppSupport/Sources/ServerSupport
+    Examples/AppSupport/Sources/WebHost Examples/AppSupport/Sources/HTTPClient Examples/AppSupport/Sources/ServerSupport \
+    Examples/AppSupport/Sources/SQLiteSupport Examples/AppSupport/Sources/PostgresSupport
 
 # --- Comics.
 cd Examples/Comics

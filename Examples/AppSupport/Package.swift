@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "ServerSupport", targets: ["ServerSupport"]),
         .library(name: "SQLiteSupport", targets: ["SQLiteSupport"]),
+        .library(name: "PostgresSupport", targets: ["PostgresSupport"]),
         // For tests only: programs in a real pseudo-terminal (tmux), and a
         // browser's side of a web server (HTTP, Server-Sent Events, headless
         // Chromium through WebDriver).
@@ -34,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Small helpers every app uses: elapsed time on any clock, text made
@@ -88,6 +90,14 @@ let package = Package(
         // An app's SQLite file opened safely (damaged files refused
         // untouched, "busy" retried), for the apps' stores.
         .target(name: "SQLiteSupport", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // An app's PostgreSQL database, for the adapters several server
+        // processes share (postgres-nio): its address, opening, migrations,
+        // notifications that survive a lost connection.
+        .target(
+            name: "PostgresSupport",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(name: "TerminalTesting"),
         .target(name: "WebTesting"),
         .testTarget(
@@ -98,6 +108,12 @@ let package = Package(
         .testTarget(name: "WebUITests", dependencies: ["WebUI"]),
         .testTarget(
             name: "SQLiteSupportTests", dependencies: ["SQLiteSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "PostgresSupportTests",
+            dependencies: [
+                "PostgresSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
