@@ -204,10 +204,21 @@ public enum WebPage {
           };
           const startMicrophone = async () => {
             showMicrophone("starting", "Asking for the microphone…");
+            let media = null;
+            let context = null;
+            const releaseMedia = () => {
+              if (media) { media.getTracks().forEach((track) => track.stop()); }
+              if (context) { context.close(); }
+            };
             try {
-              const media = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1 } });
-              const context = new AudioContext();
+              media = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1 } });
+              context = new AudioContext();
               await context.audioWorklet.addModule("\(microphoneWorkletPath)");
+              // Stopped, or the page moved on, while the browser asked.
+              if (document.body.dataset.microphone !== "starting") {
+                releaseMedia();
+                return;
+              }
               const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
               const socket = new WebSocket(scheme + "//" + window.location.host + "\(streamsPath)"
                 + encodeURIComponent(microphone.name) + "?token=" + encodeURIComponent(microphone.token));
@@ -231,6 +242,7 @@ public enum WebPage {
                 if (microphone.on === on) { stopMicrophone(event.reason || "The microphone's stream closed."); }
               };
             } catch (error) {
+              if (!microphone.on) { releaseMedia(); }
               stopMicrophone("The microphone is unavailable: " + error.message);
             }
           };
@@ -240,7 +252,7 @@ public enum WebPage {
           const placeMicrophone = () => {
             const place = app.querySelector("[data-microphone]");
             if (!place) {
-              if (microphone.on) { stopMicrophone(""); }
+              if (document.body.dataset.microphone !== "off") { stopMicrophone(""); }
               return;
             }
             microphone.name = place.dataset.microphone;
