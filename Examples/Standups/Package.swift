@@ -251,6 +251,7 @@ let package = Package(
                 "StandupsProvider", "StandupsStore", "StandupsTestSupport", .product(name: "Oak", package: "Oak"),
                 .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "WebTesting", package: "AppSupport"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Tests/StandupsWebTests"),
         .testTarget(

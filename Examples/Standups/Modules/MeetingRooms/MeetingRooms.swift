@@ -52,6 +52,12 @@ public final class MeetingRooms: Sendable {
     /// How many meetings run now.
     public var count: Int { rooms.withLock { $0.count } }
 
+    /// How many follow the meeting of `standupID` now (0 when it does not
+    /// run).
+    public func viewers(of standupID: Standup.ID) -> Int {
+        rooms.withLock { $0[standupID]?.viewers.count ?? 0 }
+    }
+
     /// Joins the meeting of `standup` in progress, or starts it (recording
     /// when `isRecording`): its room, and its states from now — the
     /// current one first — until it ends or the stream is dropped (which

@@ -4,6 +4,7 @@
 // Every wait reads the pushed pages; nothing sleeps.
 
 import AppFeature
+import Clocks
 import Devices
 import Foundation
 import LiveProviders
@@ -24,15 +25,17 @@ struct StandupsWebTests {
     /// The web host over a store in a fresh directory.
     struct Fixture {
         let host: WebHost<StandupsWeb>
+        let env: AppFeature.Env
         let directory: URL
 
         /// A host whose meetings are not recorded; or, with `microphones`,
-        /// recorded by pocketsphinx from what the browsers send; over a
-        /// store holding `standups`.
-        /// With `counting`, the recogniser only counts the samples it
-        /// hears ("1600 samples").
+        /// recorded by pocketsphinx from what the browsers send (with
+        /// `counting`, a recogniser that only counts the samples it hears,
+        /// "1600 samples"); over a store holding `standups`; sessions idle
+        /// on `clock`, swept by the test.
         static func start(
-            microphones: RemoteMicrophones? = nil, counting: Bool = false, standups: [Standup] = []
+            microphones: RemoteMicrophones? = nil, counting: Bool = false, standups: [Standup] = [],
+            clock: any Clock<Duration> = ContinuousClock()
         ) async throws -> Fixture {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("oak-standups-web-\(UUID().uuidString)")
@@ -54,8 +57,8 @@ struct StandupsWebTests {
             var logger = Logger(label: "standups.web.test")
             logger.logLevel = .critical  // stopping a server with open streams logs an error
             let app = StandupsWeb(env: env, microphones: microphones ?? RemoteMicrophones())
-            let host = try await WebHost.start(app: app, sweeps: false, logger: logger)
-            return Fixture(host: host, directory: directory)
+            let host = try await WebHost.start(app: app, clock: clock, sweeps: false, logger: logger)
+            return Fixture(host: host, env: env, directory: directory)
         }
 
         func stop() async {
@@ -67,9 +70,9 @@ struct StandupsWebTests {
         /// it throws.
         static func with(
             microphones: RemoteMicrophones? = nil, counting: Bool = false, standups: [Standup] = [],
-            _ body: (Fixture) async throws -> Void
+            clock: any Clock<Duration> = ContinuousClock(), _ body: (Fixture) async throws -> Void
         ) async throws {
-            let web = try await start(microphones: microphones, counting: counting, standups: standups)
+            let web = try await start(microphones: microphones, counting: counting, standups: standups, clock: clock)
             do {
                 try await body(web)
             } catch {
@@ -237,6 +240,43 @@ struct StandupsWebTests {
         // Malformed audio closes the stream with the reason.
         try await next.sendBinary([1, 2, 3])
         #expect(try await next.closeReason().code == 4000)
+    }
+
+    @Test("a session that expires on the host's clock leaves its meeting's room; the room and its viewers go on")
+    func anExpiredSessionLeavesTheRoom() async throws {
+        let standup = Standup(
+            id: UUID(), title: "Ops", attendees: [Attendee(id: UUID(), name: "Ann"), Attendee(id: UUID(), name: "Bo")])
+        let clock = TestClock()
+        try await Fixture.with(standups: [standup], clock: clock) { web in
+            let id = standup.id.uuidString
+            // One viewer with its page open, one that only posts.
+            let staying = WebClient(base: web.host.baseURL)
+            let stayingToken = try #require(WebClient.token(in: try await staying.get("/").body))
+            let pages = staying.events()
+            try await Self.startMeeting(of: id, client: staying, token: stayingToken, pages: pages)
+            let leaving = WebClient(base: web.host.baseURL)
+            let leavingToken = try #require(WebClient.token(in: try await leaving.get("/").body))
+            #expect(try await leaving.intent("list.open", token: leavingToken, fields: [("standup", id)]).status == 204)
+            #expect(try await leaving.intent("detail.start", token: leavingToken).status == 204)
+            #expect(try await leaving.intent("detail.continue", token: leavingToken).status == 204)
+            #expect(try await leaving.get("/").body.contains("id=\"meeting\""))
+            #expect(web.env.meetings.viewers(of: standup.id) == 2)
+
+            await clock.advance(by: .seconds(31 * 60))
+            let report = await web.host.sweep()
+            #expect(report.expired == 1)
+            #expect(report.kept == 1)
+            #expect(web.env.meetings.viewers(of: standup.id) == 1, "the expired session left the room")
+            #expect(web.env.meetings.count == 1, "the room goes on")
+            // Its meeting still ticks for the viewer that stayed.
+            let now = try #require(
+                Self.value(of: "data-elapsed", in: try await staying.get("/").body).flatMap(Int.init))
+            _ = try await pages.first(where: { $0.contains("data-elapsed=\"\(now + 1)\"") }, "the next tick")
+            // The expired session's browser starts anew, on the list.
+            let again = try await leaving.get("/")
+            #expect(again.body.contains("id=\"standups\""))
+            #expect(again.header("Set-Cookie") != nil)
+        }
     }
 
     /// A WebSocket to the meeting's microphone, as the page opens it.
