@@ -155,10 +155,7 @@ struct WebStreamReader {
             throw .malformed("A frame carries whole units of \(limits.unitBytes) bytes; this one had \(size) bytes.")
         }
         received += size
-        let seconds =
-            Double(elapsed.duration.components.seconds)
-            + Double(elapsed.duration.components.attoseconds) / 1e18
-        let allowed = Double(limits.burstBytes) + Double(limits.bytesPerSecond) * seconds
+        let allowed = Double(limits.burstBytes) + Double(limits.bytesPerSecond) * (elapsed.duration / .seconds(1))
         guard Double(received) <= allowed else {
             throw .tooFast("Frames came faster than \(limits.bytesPerSecond) bytes a second.")
         }

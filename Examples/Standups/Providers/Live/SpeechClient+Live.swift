@@ -63,12 +63,11 @@ extension SpeechClient {
                     return AsyncThrowingStream {
                         $0.finish(
                             throwing: SpeechFailure(
-                                "This server records at most \(recordings.places) meetings at once; "
+                                "This server already records as many meetings as it may (\(recordings.places)); "
                                     + "this one goes on without a transcript."))
                     }
                 }
-                let transcripts = recognizer.transcripts(from: source).mappingFailures()
-                return transcripts.onEnd { recordings.give() }
+                return recognizer.transcripts(from: source).mappingFailures(onEnd: { recordings.give() })
             })
     }
 }
@@ -102,28 +101,10 @@ public final class RecordingLimit: Sendable {
 }
 
 extension AsyncThrowingStream<String, any Error> {
-    /// The same transcripts; `body` runs once when the stream ends or its
-    /// consumer stops.
-    fileprivate func onEnd(_ body: @escaping @Sendable () -> Void) -> Self {
-        let (stream, continuation) = Self.makeStream()
-        let task = Task {
-            do {
-                for try await transcript in self { continuation.yield(transcript) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in
-            task.cancel()
-            body()
-        }
-        return stream
-    }
-
     /// The same transcripts, their errors as ``SpeechFailure``s; cancelling
-    /// the consumer stops the recogniser.
-    fileprivate func mappingFailures() -> Self {
+    /// the consumer stops the recogniser. `onEnd` runs once, when the
+    /// stream ends or its consumer stops.
+    fileprivate func mappingFailures(onEnd: @escaping @Sendable () -> Void = {}) -> Self {
         let (stream, continuation) = Self.makeStream()
         let task = Task {
             do {
@@ -137,7 +118,10 @@ extension AsyncThrowingStream<String, any Error> {
                 continuation.finish(throwing: SpeechFailure("speech recognition failed: \(error)"))
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
+        continuation.onTermination = { _ in
+            task.cancel()
+            onEnd()
+        }
         return stream
     }
 }

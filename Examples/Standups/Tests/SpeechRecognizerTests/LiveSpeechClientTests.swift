@@ -65,7 +65,7 @@ struct LiveSpeechClientTests {
         }
         #expect(
             refused?.description
-                == "This server records at most 1 meetings at once; this one goes on without a transcript.")
+                == "This server already records as many meetings as it may (1); this one goes on without a transcript.")
         // Once the first stops, the place is free.
         listening = nil
         #expect(listening == nil)
