@@ -16,6 +16,38 @@ public final class WebDriver: @unchecked Sendable {
     private let port: Int
     private var sessionID = ""
 
+    /// Whether the browser tests run: Chromium and chromedriver are
+    /// installed, or on CI (`CI=true`), where they must be and the tests
+    /// fail saying so.
+    public static var shouldRun: Bool {
+        executables != nil || ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
+    /// The CSS selector of the button that posts `intent` (with `number`,
+    /// if given): the button of the form whose hidden `intent` field names
+    /// it, or a button that names it itself (`name="intent"`) in a form
+    /// with several.
+    public static func intentButton(_ intent: String, number: Int? = nil) -> String {
+        guard let number else {
+            return "form.intent:has(input[name=\"intent\"][value=\"\(intent)\"]) button, "
+                + "button[name=\"intent\"][value=\"\(intent)\"]"
+        }
+        return "form.intent:has(input[name=\"intent\"][value=\"\(intent)\"])"
+            + ":has(input[name=\"number\"][value=\"\(number)\"]) button"
+    }
+
+    /// Saves a test's artefact (a screenshot) as `name` in
+    /// `$OAK_ARTIFACTS_DIR`, else in the `.build/artifacts` of the package
+    /// whose test file (`Tests/<Target>/<File>.swift`) calls it.
+    public static func saveArtifact(_ data: Data, as name: String, calledFrom filePath: String = #filePath) throws {
+        let directory =
+            ProcessInfo.processInfo.environment["OAK_ARTIFACTS_DIR"].map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/artifacts")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try data.write(to: directory.appendingPathComponent(name))
+    }
+
     /// Where chromedriver and Chromium are, if installed.
     public static var executables: (driver: String, browser: String)? {
         let driver = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]

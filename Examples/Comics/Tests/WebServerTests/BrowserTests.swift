@@ -11,15 +11,9 @@ import WebTesting
 @Suite(
     "In a real browser", .serialized, .timeLimit(.minutes(3)),
     .enabled(
-        if: WebDriver.executables != nil || ProcessInfo.processInfo.environment["CI"] == "true",
+        if: WebDriver.shouldRun,
         "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"))
 struct BrowserTests {
-    /// The form button of `intent` (with `number`, if given).
-    static func button(_ intent: String, number: Int? = nil) -> String {
-        let numbered = number.map { ":has(input[name=\"number\"][value=\"\($0)\"])" } ?? ""
-        return "form.intent:has(input[name=\"intent\"][value=\"\(intent)\"])\(numbered) button"
-    }
-
     /// A JavaScript test that the title shows comic `number`.
     static func showing(_ number: Int) -> String {
         "document.querySelector('#comic[data-number=\"\(number)\"] #comic-title') !== null"
@@ -44,18 +38,18 @@ struct BrowserTests {
                 return image.naturalWidth;
                 """)
             #expect((width as? Int ?? 0) > 0)
-            try Self.save(try await browser.screenshot(), as: "comics-web.png")
+            try WebDriver.saveArtifact(try await browser.screenshot(), as: "comics-web.png")
 
             // Previous, then next: back on the latest comic.
-            try await browser.click(Self.button("comics.previous"))
+            try await browser.click(WebDriver.intentButton("comics.previous"))
             try await browser.waitUntil(Self.showing(latest - 1))
-            try await browser.click(Self.button("comics.next"))
+            try await browser.click(WebDriver.intentButton("comics.next"))
             try await browser.waitUntil(Self.showing(latest))
 
             // Favourite it, open the favourites.
-            try await browser.click(Self.button("comics.toggleFavourite"))
+            try await browser.click(WebDriver.intentButton("comics.toggleFavourite"))
             try await browser.waitUntil("document.getElementById('comic-favourite') !== null")
-            try await browser.click(Self.button("main.showFavourites"))
+            try await browser.click(WebDriver.intentButton("main.showFavourites"))
             try await browser.waitUntil(
                 "document.querySelector('#favourites-list li[data-number=\"\(latest)\"]') !== null")
 
@@ -70,10 +64,10 @@ struct BrowserTests {
             try await browser.waitUntil("document.querySelector('#favourites-list li[data-number=\"7\"]') !== null")
 
             // Open one.
-            try await browser.click(Self.button("main.openComic", number: 7))
+            try await browser.click(WebDriver.intentButton("main.openComic", number: 7))
             try await browser.waitUntil(Self.showing(7))
             try await browser.waitUntil("document.getElementById('comic-image') !== null")
-            try Self.save(try await browser.screenshot(), as: "comics-web-favourite.png")
+            try WebDriver.saveArtifact(try await browser.screenshot(), as: "comics-web-favourite.png")
         } catch {
             await browser.quit()
             await web.stop()
@@ -83,14 +77,4 @@ struct BrowserTests {
         await web.stop()
     }
 
-    /// Saves a test artefact in `$OAK_ARTIFACTS_DIR`, else in this package's
-    /// `.build/artifacts`.
-    static func save(_ data: Data, as name: String) throws {
-        let directory =
-            ProcessInfo.processInfo.environment["OAK_ARTIFACTS_DIR"].map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/artifacts")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try data.write(to: directory.appendingPathComponent(name))
-    }
 }

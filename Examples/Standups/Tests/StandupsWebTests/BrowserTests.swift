@@ -19,28 +19,21 @@ import WebTesting
 @Suite(
     "In a real browser", .serialized, .timeLimit(.minutes(3)),
     .enabled(
-        if: WebDriver.executables != nil || ProcessInfo.processInfo.environment["CI"] == "true",
+        if: WebDriver.shouldRun,
         "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"))
 struct BrowserTests {
-    /// The button that posts `intent`: the only one of its form, or the
-    /// one that names it.
-    static func button(_ intent: String) -> String {
-        "form.intent:has(input[name=\"intent\"][value=\"\(intent)\"]) button, "
-            + "button[name=\"intent\"][value=\"\(intent)\"]"
-    }
-
     @Test func aStandupAddedThroughTheFormAndAMeeting() async throws {
         try await StandupsWebTests.Fixture.with { web in
             let browser = try await WebDriver.start(width: 900, height: 900)
             do {
                 try await browser.open(web.host.baseURL + "/")
                 try await browser.waitUntil("document.getElementById('empty') !== null")
-                try await browser.click(Self.button("list.add"))
+                try await browser.click(WebDriver.intentButton("list.add"))
                 try await browser.waitUntil("document.getElementById('standup-form') !== null")
                 try await browser.type("Design review", into: "input[name=\"title\"]")
                 _ = try await browser.run("document.querySelector('select[name=\"theme\"]').value = 'indigo';")
                 try await browser.type("Ana", into: "input[name^=\"attendee.\"]")
-                try await browser.click(Self.button("form.addAttendee"))
+                try await browser.click(WebDriver.intentButton("form.addAttendee"))
                 try await browser.waitUntil("document.querySelectorAll('input[name^=\"attendee.\"]').length === 2")
                 #expect(
                     try await browser.run("return document.querySelector('input[name=\"title\"]').value;")
@@ -52,9 +45,9 @@ struct BrowserTests {
 
                 try await browser.click("#standups li button")
                 try await browser.waitUntil("document.getElementById('detail') !== null")
-                try await browser.click(Self.button("detail.start"))
+                try await browser.click(WebDriver.intentButton("detail.start"))
                 try await browser.waitUntil("document.getElementById('question') !== null")
-                try await browser.click(Self.button("detail.continue"))
+                try await browser.click(WebDriver.intentButton("detail.continue"))
                 try await browser.waitUntil("document.getElementById('meeting') !== null")
                 // Next held down while the second's tick is pushed: the page
                 // waits for the release, and the click reaches Next.
@@ -63,7 +56,7 @@ struct BrowserTests {
                     const next = document.querySelector(args[0]);
                     window.heldButton = next;
                     next.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
-                    """, [Self.button("meeting.next")])
+                    """, [WebDriver.intentButton("meeting.next")])
                 try await browser.waitUntil("document.body.dataset.held === 'true'")
                 #expect(try await browser.run("return window.heldButton.isConnected;") as? Bool == true)
                 _ = try await browser.run(
@@ -78,10 +71,10 @@ struct BrowserTests {
                 try await browser.waitUntil("document.body.dataset.tones === '1'")
                 #expect(try await browser.run("return document.body.dataset.tones;") as? String == "1")
                 #expect(try await browser.text("#speaker strong") == "Bruno")
-                try save(try await browser.screenshot(), as: "standups-web-meeting.png")
-                try await browser.click(Self.button("meeting.end"))
+                try WebDriver.saveArtifact(try await browser.screenshot(), as: "standups-web-meeting.png")
+                try await browser.click(WebDriver.intentButton("meeting.end"))
                 try await browser.waitUntil("document.getElementById('question') !== null")
-                try await browser.click(Self.button("meeting.save"))
+                try await browser.click(WebDriver.intentButton("meeting.save"))
                 try await browser.waitUntil("document.querySelector('#meetings li') !== null")
             } catch {
                 let page = try? await browser.run("return document.getElementById('app').innerHTML;")
@@ -113,7 +106,7 @@ struct BrowserTests {
                     try await browser.click("#standups li button")
                     try await browser.waitUntil("document.getElementById('detail') !== null")
                     // The first starts the meeting, the second joins it.
-                    try await browser.click(Self.button("detail.start"))
+                    try await browser.click(WebDriver.intentButton("detail.start"))
                     try await browser.waitUntil("document.getElementById('meeting') !== null")
                 }
                 try await speaker.waitUntil("document.querySelector('.microphone button') !== null")
@@ -125,18 +118,18 @@ struct BrowserTests {
                     "document.body.dataset.microphone === 'off' && "
                         + "document.querySelector('.microphone-status').textContent.includes('Someone else')")
 
-                try await speaker.click(Self.button("meeting.next"))
+                try await speaker.click(WebDriver.intentButton("meeting.next"))
                 try await viewer.waitUntil("document.getElementById('meeting').dataset.speaker === '1'")
                 #expect(try await viewer.text("#speaker strong") == "Bruno")
                 for browser in [speaker, viewer] {
                     try await browser.waitUntil(
                         "document.getElementById('transcript').textContent.includes('meeting starts')")
                 }
-                try save(try await speaker.screenshot(), as: "standups-web-shared-meeting.png")
+                try WebDriver.saveArtifact(try await speaker.screenshot(), as: "standups-web-shared-meeting.png")
 
-                try await viewer.click(Self.button("meeting.end"))
+                try await viewer.click(WebDriver.intentButton("meeting.end"))
                 try await viewer.waitUntil("document.getElementById('question') !== null")
-                try await viewer.click(Self.button("meeting.save"))
+                try await viewer.click(WebDriver.intentButton("meeting.save"))
                 for browser in [speaker, viewer] {
                     try await browser.waitUntil("document.querySelector('#meetings li') !== null")
                     #expect(try await browser.run("return document.body.dataset.microphone;") as? String == "off")
@@ -157,12 +150,4 @@ struct BrowserTests {
         }
     }
 
-    func save(_ data: Data, as name: String) throws {
-        let directory =
-            ProcessInfo.processInfo.environment["OAK_ARTIFACTS_DIR"].map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/artifacts")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try data.write(to: directory.appendingPathComponent(name))
-    }
 }
