@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ServerSupport", targets: ["ServerSupport"]),
         .library(name: "SQLiteSupport", targets: ["SQLiteSupport"]),
         .library(name: "PostgresSupport", targets: ["PostgresSupport"]),
+        .library(name: "PostgresTesting", targets: ["PostgresTesting"]),
         // For tests only: programs in a real pseudo-terminal (tmux), and a
         // browser's side of a web server (HTTP, Server-Sent Events, headless
         // Chromium through WebDriver).
@@ -98,6 +99,14 @@ let package = Package(
             dependencies: [
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]),
+        // The PostgreSQL server tests run against (OAK_TEST_POSTGRES), and
+        // a database of its own for each test.
+        .target(
+            name: "PostgresTesting",
+            dependencies: [
+                "PostgresSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(name: "TerminalTesting"),
         .target(name: "WebTesting"),
         .testTarget(
@@ -111,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "PostgresSupportTests",
             dependencies: [
-                "PostgresSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "PostgresSupport", "PostgresTesting", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

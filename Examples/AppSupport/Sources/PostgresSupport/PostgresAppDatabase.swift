@@ -44,8 +44,8 @@ public final class PostgresAppDatabase: Sendable {
         let runTask = Task { await client.run() }
         let database = PostgresAppDatabase(location: location, client: client, logger: logger, runTask: runTask)
         do {
-            try await database.within(timeout) {
-                _ = try await client.query("SELECT 1", logger: logger).decode(Int.self).reduce(0, +)
+            _ = try await database.within(timeout) {
+                try await client.query("SELECT 1", logger: logger).decode(Int.self).reduce(0, +)
             }
         } catch {
             await database.close()
@@ -91,6 +91,41 @@ public final class PostgresAppDatabase: Sendable {
             }
         } catch {
             throw .failed(Self.reason(error))
+        }
+    }
+
+    /// Runs `body` with the pool, again after a lost connection or a
+    /// server that does not answer (after 50 ms, doubling up to 1 s), until
+    /// `deadline` has passed since the first try. Run only what may be run
+    /// twice: a connection lost while the server committed is told like one
+    /// lost before.
+    ///
+    /// - Throws: ``PostgresAppDatabaseError/unreachable(_:reason:)`` when
+    ///   the server did not answer within `deadline` (it is down, the
+    ///   database was dropped), or ``PostgresAppDatabaseError/failed(_:)``
+    ///   at once when the server refused a statement (not tried again).
+    public func perform<Value: Sendable>(
+        within deadline: Duration = .seconds(5), _ body: @escaping @Sendable (PostgresClient) async throws -> Value
+    ) async throws(PostgresAppDatabaseError) -> Value {
+        let client = client
+        let start = ContinuousClock.now
+        var delay = Duration.milliseconds(50)
+        var reason = "no answer within \(deadline)"
+        while true {
+            let remaining = deadline - (ContinuousClock.now - start)
+            guard remaining > .zero, !Task.isCancelled else { throw .unreachable(location, reason: reason) }
+            do {
+                return try await within(remaining) { try await body(client) }
+            } catch {
+                if Self.isRefusal(error) { throw .failed(Self.reason(error)) }
+                if case .timedOut = error as? PostgresAppDatabaseError {
+                    throw .unreachable(location, reason: "no answer within \(deadline)")
+                }
+                reason = Self.reason(error)
+                logger.debug("A statement failed; trying again.", metadata: ["error": "\(reason)"])
+            }
+            try? await Task.sleep(for: min(delay, max(deadline - (ContinuousClock.now - start), .zero)))
+            delay = min(delay * 2, .seconds(1))
         }
     }
 
@@ -170,22 +205,39 @@ public final class PostgresAppDatabase: Sendable {
             database: location.database, tls: .disable)
     }
 
-    /// Runs `body`, or throws ``PostgresAppDatabaseError/timedOut`` after
+    /// The value of `body`, or ``PostgresAppDatabaseError/timedOut`` after
     /// `timeout` (the pool keeps waiting for a server that does not answer).
-    func within(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await body()
-                return true
-            }
+    func within<Value: Sendable>(
+        _ timeout: Duration, _ body: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await body() }
             group.addTask {
                 try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let value = try await group.next() ?? nil else { throw PostgresAppDatabaseError.timedOut(timeout) }
+            return value
+        }
+    }
+
+    /// Whether the server answered `error` to a statement (a constraint, a
+    /// syntax error): trying again would not help. A lost connection, a
+    /// server shutting down or refusing connections, and a database that
+    /// does not exist (any more) are not refusals.
+    static func isRefusal(_ error: any Error) -> Bool {
+        if let transaction = error as? PostgresTransactionError {
+            guard let inner = transaction.closureError ?? transaction.commitError ?? transaction.beginError else {
                 return false
             }
-            let finished = try await group.next() ?? false
-            group.cancelAll()
-            guard finished else { throw PostgresAppDatabaseError.timedOut(timeout) }
+            return isRefusal(inner)
         }
+        guard let error = error as? PSQLError, error.code == .server else { return false }
+        let state = error.serverInfo?[.sqlState] ?? ""
+        // 08: connection exception; 57P0x: shutting down, cannot connect
+        // now; 3D000: no such database; 53: insufficient resources.
+        return !(state.hasPrefix("08") || state.hasPrefix("57P") || state == "3D000" || state.hasPrefix("53"))
     }
 
     /// The server's message, or the error's description.

@@ -9,6 +9,8 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresTesting
+import Synchronization
 import Testing
 
 @testable import PostgresSupport
@@ -45,26 +47,18 @@ struct PostgresLocationTests {
 
 /// The server the tests use, if any.
 enum TestServer {
-    static let url = ProcessInfo.processInfo.environment["OAK_TEST_POSTGRES"]
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-    static let shouldRun = url != nil || isCI
-    static var logger: Logger {
-        var logger = Logger(label: "oak.test.postgres")
-        logger.logLevel = .critical
-        return logger
-    }
+    static let shouldRun = PostgresTestServer.shouldRun
+    static var logger: Logger { PostgresTestServer.logger }
 
-    /// The database, opened; on CI without a server, a failure that says
-    /// what to set.
+    /// The server's database, opened.
     static func open() async throws -> PostgresAppDatabase {
-        let url = try #require(url, "CI must set OAK_TEST_POSTGRES to a postgres:// URL (.ci/run starts a cluster)")
-        return try await PostgresAppDatabase.open(try PostgresLocation(url), logger: logger)
+        try await PostgresAppDatabase.open(try PostgresTestServer.location(), logger: logger)
     }
 }
 
 @Suite(
     "A PostgreSQL database", .serialized, .timeLimit(.minutes(1)),
-    .enabled(if: TestServer.shouldRun, "set OAK_TEST_POSTGRES=postgres://user@127.0.0.1:PORT/db to run them"))
+    .enabled(if: TestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipMessage)))
 struct PostgresAppDatabaseTests {
     @Test func anUnreachableServerIsATypedError() async throws {
         let nowhere = try PostgresLocation("postgres://app@127.0.0.1:1/none")
@@ -124,5 +118,93 @@ struct PostgresAppDatabaseTests {
         try await database.notify(channel, payload: "two")
         #expect(await signals.next() == .notification("two"))
         await database.close()
+    }
+
+    @Test func aStatementTheServerRefusesFailsAtOnce() async throws {
+        let database = try await TestServer.open()
+        let start = ContinuousClock.now
+        await #expect {
+            try await database.perform { client in try await client.query("SELECT * FROM no_such_table") }
+        } throws: { error in
+            guard case .failed(let reason)? = error as? PostgresAppDatabaseError else { return false }
+            return reason.contains("no_such_table")
+        }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        await database.close()
+    }
+
+    @Test func killedConnectionsAreOpenedAgain() async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            let database = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
+            for _ in 0..<3 { _ = try await database.perform { try await Self.one($0) } }
+            let admin = try await TestServer.open()
+            try await admin.client.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(location.database)",
+                logger: TestServer.logger)
+            // The pool's connections are dead; the next statement is run
+            // on a new one.
+            #expect(try await database.perform { try await Self.one($0) } == 1)
+            await admin.close()
+            await database.close()
+        }
+    }
+
+    @Test func aDatabaseThatIsGoneIsATypedErrorWithinTheDeadline() async throws {
+        let server = try PostgresTestServer.location()
+        let admin = try await TestServer.open()
+        let name = "oak_test_gone_\(UUID().uuidString.prefix(8).lowercased())"
+        try await admin.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: TestServer.logger)
+        var location = server
+        location.database = name
+        let database = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
+        try await admin.client.query(
+            PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: TestServer.logger)
+        let start = ContinuousClock.now
+        await #expect {
+            try await database.perform(within: .seconds(1)) { try await Self.one($0) }
+        } throws: { error in
+            guard case .unreachable(let place, _)? = error as? PostgresAppDatabaseError else { return false }
+            return place == location && "\(error)".contains("cannot be reached")
+        }
+        #expect(ContinuousClock.now - start < .seconds(3))
+        await database.close()
+        await admin.close()
+    }
+
+    @Test func aFeedPushesWhatAnotherProcessChangedToEveryFollowerOverOneConnection() async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            // Two pools: what two server processes hold.
+            let writer = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
+            let reader = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
+            try await writer.migrate(["CREATE TABLE note (n integer PRIMARY KEY)"], as: "test")
+            let reads = Atomic(0)
+            let feed = PostgresChangeFeed(reader, channel: "oak_test_notes") {
+                reads.add(1, ordering: .relaxed)
+                return try await reader.client.query("SELECT n FROM note ORDER BY n", logger: TestServer.logger)
+                    .decode(Int.self).reduce(into: [Int]()) { $0.append($1) }
+            }
+            var followers = (0..<50).map { _ in feed.follow().makeAsyncIterator() }
+            for index in followers.indices { #expect(await followers[index].next() == []) }
+            try await writer.client.withTransaction(logger: TestServer.logger) { connection in
+                try await connection.query("INSERT INTO note (n) VALUES (1), (2)", logger: TestServer.logger)
+                try await connection.query("SELECT pg_notify('oak_test_notes', '')", logger: TestServer.logger)
+            }
+            for index in followers.indices { #expect(await followers[index].next() == [1, 2]) }
+            // Fifty followers, one LISTEN connection, one read per change.
+            let listening = try await writer.client.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE query = 'LISTEN \"oak_test_notes\";'",
+                logger: TestServer.logger
+            ).decode(Int.self).reduce(0, +)
+            #expect(listening == 1)
+            #expect(reads.load(ordering: .relaxed) == 2)
+            #expect(feed.followers == 50)
+            followers.removeAll()
+            await writer.close()
+            await reader.close()
+        }
+    }
+
+    static func one(_ client: PostgresClient) async throws -> Int {
+        try await client.query("SELECT 1", logger: TestServer.logger).decode(Int.self).reduce(0, +)
     }
 }
