@@ -21,12 +21,12 @@ check() {
 
 # --- AppSupport: the infrastructure every app plugs into.
 apps='Comics|Standups'
-app_modules='ComicsScene|FavouritesScene|MainScene|Services|WebServer|API|Persistence|FixtureServer|App'
+app_modules='ComicsScene|FavouritesScene|MainScene|Services|WebServer|API|Persistence|PostgresPersistence|FixtureServer|App'
 check "infrastructure must not import an app's module" \
     "^(@testable )?import ($app_modules|Standups[A-Za-z]*)\b" Examples/AppSupport/Sources Examples/AppSupport/Tests
 check "infrastructure must not reach into an app's package" "\.\./($apps)/" Examples/AppSupport/Package.swift
 check "a shipped module must not import a test library" \
-    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting)\b' \
+    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting|PostgresTesting)\b' \
     Examples/AppSupport/Sources/Common Examples/AppSupport/Sources/TerminalUI Examples/AppSupport/Sources/WebUI \
     Examples/AppSupport/Sources/WebHost Examples/AppSupport/Sources/HTTPClient Examples/AppSupport/Sources/ServerSupport \
     Examples/AppSupport/Sources/SQLiteSupport Examples/AppSupport/Sources/PostgresSupport
@@ -34,17 +34,20 @@ check "a shipped module must not import a test library" \
 # --- Comics.
 cd Examples/Comics
 check "a scene must not import adapters or infrastructure below it" \
-    '^(@testable )?import (Services|API|HTTPClient|Persistence|FixtureServer|Hummingbird|HummingbirdCore|NIOCore|GRDB|WebServer|WebHost|ServerSupport|App)\b' \
+    '^(@testable )?import (Services|API|HTTPClient|Persistence|PostgresPersistence|PostgresSupport|PostgresNIO|FixtureServer|Hummingbird|HummingbirdCore|NIOCore|GRDB|WebServer|WebHost|ServerSupport|App)\b' \
     Scenes
 check "infrastructure must not import a feature or an adapter" \
-    '^import (ComicsScene|FavouritesScene|MainScene|Services|WebServer|App)\b' API Persistence FixtureServer
+    '^import (ComicsScene|FavouritesScene|MainScene|Services|WebServer|App)\b' API Persistence PostgresPersistence \
+    FixtureServer
+check "the adapters know the store's port, never an engine's adapter" \
+    '^import (PostgresPersistence|PostgresSupport|PostgresNIO|GRDB)\b' Services
 check "the web front end must not import adapters or storage" \
-    '^import (Services|API|HTTPClient|Persistence|FixtureServer|GRDB|TerminalUI|App)\b' WebServer
+    '^import (Services|API|HTTPClient|Persistence|PostgresPersistence|PostgresSupport|PostgresNIO|FixtureServer|GRDB|TerminalUI|App)\b' WebServer
 check "nothing imports App" '^(@testable )?import App\b' .
 check "the shipped program must not link a test library" \
-    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting)\b' App Scenes Services API Persistence \
-    FixtureServer WebServer
-if awk '/executableTarget\(/,/path: "App"\)/' Package.swift | grep -qE 'OakTesting|TerminalTesting|WebTesting'; then
+    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting|PostgresTesting)\b' App Scenes Services API \
+    Persistence PostgresPersistence FixtureServer WebServer
+if awk '/executableTarget\(/,/path: "App"\)/' Package.swift | grep -qE 'OakTesting|TerminalTesting|WebTesting|PostgresTesting'; then
     fail "Examples/Comics/Package.swift: the comics executable depends on a test library"
 fi
 cd ../..

@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // xkcd DTOs and endpoint paths; no domain types.
@@ -35,6 +36,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "SQLiteSupport", package: "AppSupport"),
             ],
             path: "Persistence"),
+        // Favourites in PostgreSQL, shared by several server processes
+        // (postgres-nio through AppSupport's PostgresSupport).
+        .target(
+            name: "PostgresPersistence",
+            dependencies: [
+                "Persistence", .product(name: "PostgresSupport", package: "AppSupport"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "PostgresPersistence"),
         // Features: domain types, transducer, port, views.
         .target(
             name: "ComicsScene",
@@ -96,8 +106,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Common", package: "AppSupport"), .product(name: "TerminalUI", package: "AppSupport"),
                 .product(name: "HTTPClient", package: "AppSupport"), .product(name: "WebHost", package: "AppSupport"),
-                "ComicsScene", "FavouritesScene", "MainScene", "Services", "Persistence", "FixtureServer",
-                "WebServer",
+                "ComicsScene", "FavouritesScene", "MainScene", "Services", "Persistence", "PostgresPersistence",
+                .product(name: "PostgresSupport", package: "AppSupport"), "FixtureServer", "WebServer",
             ],
             path: "App"),
         .testTarget(
@@ -137,7 +147,11 @@ let package = Package(
             path: "Tests/FixtureServerTests"),
         .testTarget(
             name: "PersistenceTests",
-            dependencies: ["Persistence"],
+            dependencies: [
+                "Persistence", "PostgresPersistence", .product(name: "PostgresSupport", package: "AppSupport"),
+                .product(name: "PostgresTesting", package: "AppSupport"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             path: "Tests/PersistenceTests"),
         .testTarget(
             name: "WebServerTests",
@@ -152,7 +166,12 @@ let package = Package(
             path: "Tests/WebServerTests"),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", "FixtureServer", .product(name: "TerminalTesting", package: "AppSupport")],
+            dependencies: [
+                "App", "FixtureServer", .product(name: "TerminalTesting", package: "AppSupport"),
+                .product(name: "WebTesting", package: "AppSupport"),
+                .product(name: "PostgresTesting", package: "AppSupport"),
+                .product(name: "PostgresSupport", package: "AppSupport"),
+            ],
             path: "Tests/AppTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 // The injector: parses options, builds the adapters (the offline catalog or
-// xkcd.com, the SQLite store), injects them into the features' ports and
+// xkcd.com; the SQLite store, or PostgreSQL with --database), injects them into the features' ports and
 // starts the front end. No feature logic lives here.
 
 import ArgumentParser
@@ -11,6 +11,8 @@ import Foundation
 import Logging
 import MainScene
 import Persistence
+import PostgresPersistence
+import PostgresSupport
 import Services
 import TerminalUI
 
@@ -30,8 +32,35 @@ struct Sources: ParsableArguments {
     @Option(help: "Where favourites are kept (default: $XDG_DATA_HOME/oak-comics, else ~/.local/share/oak-comics).")
     var dataDir: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep favourites in PostgreSQL instead (default: $DATABASE_URL, if set), shared by every process that "
+                + "names it.", valueName: "postgres://user[:password]@host[:port]/database"))
+    var database: String?
+
+    /// The PostgreSQL database favourites are kept in, if any.
+    func databaseLocation(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> PostgresLocation? {
+        guard let url = database ?? environment["DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return nil
+        }
+        do {
+            return try PostgresLocation(url)
+        } catch {
+            throw ValidationError("--database: \(error)")
+        }
+    }
+
+    func validate() throws {
+        if dataDir != nil, database != nil {
+            throw ValidationError("Give --data-dir or --database, not both: favourites are kept in one place.")
+        }
+        _ = try databaseLocation()
+    }
+
     /// Runs `body` with the features' live ports; the offline catalog's
-    /// server runs meanwhile. With `readOnly`, the favourites are opened
+    /// server runs meanwhile. With `readOnly`, a favourites file is opened
     /// for reading only (a read-only data directory works).
     func withEnv<R>(
         loadsImages: Bool = MainTerminalApp.showsImages, readOnly: Bool = false,
@@ -39,25 +68,62 @@ struct Sources: ParsableArguments {
     ) async throws -> R {
         let server = live ? nil : try await FixtureServer.start()
         let base = URL(string: server?.baseURL ?? "https://xkcd.com") ?? URL(fileURLWithPath: "/")
-        let directory = DataDirectory.resolve(named: "oak-comics", override: dataDir)
-        if dataDir == nil, !readOnly {  // a fresh machine may have no ~/.local/share yet
-            try? FileManager.default.createDirectory(
-                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-        }
-        let store = Result { () throws(PersistenceError) in
-            readOnly ? try FavouritesStore(readingFrom: directory) : try FavouritesStore(directory: directory)
+        let postgres: PostgresAppDatabase?
+        let store: Result<any FavouritesStorage, PersistenceError>
+        do {
+            (postgres, store) = try await favourites(readOnly: readOnly)
+        } catch {
+            await server?.stop()
+            throw error
         }
         let comics = ComicsEnv.live(
             source: ComicsSource(base: base), favourites: store, loadsImages: loadsImages, cache: ComicsCache())
         let env = Main.Env(comics: comics, favourites: .live(store))
         do {
             let result = try await body(env)
+            await postgres?.close()
             await server?.stop()
             return result
         } catch {
+            await postgres?.close()
             await server?.stop()
             throw error
         }
+    }
+
+    /// The favourites' store: the database's, or the data directory's file.
+    /// A database that cannot be reached ends the program (the reason
+    /// says what to check); a file that cannot be opened is reported by
+    /// the features, which go on without favourites.
+    private func favourites(
+        readOnly: Bool
+    ) async throws -> (PostgresAppDatabase?, Result<any FavouritesStorage, PersistenceError>) {
+        if let location = try databaseLocation() {
+            let logger = Logger(label: "oak.comics.database")
+            let database: PostgresAppDatabase
+            do {
+                database = try await PostgresAppDatabase.open(location, logger: logger)
+            } catch {
+                throw CommandError("\(error)")
+            }
+            do throws(PersistenceError) {
+                return (database, .success(try await PostgresFavourites.open(database, logger: logger)))
+            } catch {
+                await database.close()
+                throw CommandError(error.description)
+            }
+        }
+        let directory = DataDirectory.resolve(named: "oak-comics", override: dataDir)
+        if dataDir == nil, !readOnly {  // a fresh machine may have no ~/.local/share yet
+            try? FileManager.default.createDirectory(
+                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        return (
+            nil,
+            Result { () throws(PersistenceError) -> any FavouritesStorage in
+                readOnly ? try FavouritesStore(readingFrom: directory) : try FavouritesStore(directory: directory)
+            }
+        )
     }
 }
 

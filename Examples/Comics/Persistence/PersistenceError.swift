@@ -22,6 +22,16 @@ public enum PersistenceError: Error, Equatable, CustomStringConvertible {
     /// database was left as it was before the change.
     case writeFailed(reason: String)
 
+    /// The favourites' database server at `database` (a URL without its
+    /// password) did not answer in time, or refused the connection; it was
+    /// tried again meanwhile. Whether a change being made was written is
+    /// not known: read the favourites again once it answers.
+    case unreachable(database: String, reason: String)
+
+    /// The favourites' database server refused a statement (`reason` is the
+    /// server's); nothing was changed.
+    case refused(database: String, reason: String)
+
     /// What happened and what to do about it.
     public var description: String {
         switch self {
@@ -37,6 +47,12 @@ public enum PersistenceError: Error, Equatable, CustomStringConvertible {
         case .writeFailed(let reason):
             "Could not write the favourites: \(reason). Nothing was changed; check the free disk space and that "
                 + "you may write to the data directory, then try again, or pass --data-dir."
+        case .unreachable(let database, let reason):
+            "The favourites database \(database) cannot be reached (\(reason)). Check that PostgreSQL runs there and "
+                + "that --database (or DATABASE_URL) names it and a user who may connect, then try again."
+        case .refused(let database, let reason):
+            "The favourites database \(database) refused the change: \(reason). Nothing was changed; check that "
+                + "the database's user may write to it."
         }
     }
 
@@ -49,6 +65,8 @@ public enum PersistenceError: Error, Equatable, CustomStringConvertible {
         case .corrupt: "The favourites file is damaged; it was left untouched."
         case .unreadable: "The favourites file could not be read."
         case .writeFailed: "The favourites could not be saved; nothing was changed."
+        case .unreachable: "The favourites database cannot be reached; try again later."
+        case .refused: "The favourites database refused the change; nothing was changed."
         }
     }
 }

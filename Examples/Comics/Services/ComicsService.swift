@@ -1,5 +1,5 @@
 // The Comics feature's port, live: the xkcd JSON API over HTTP, mapped to
-// the feature's domain types; favourites in the SQLite store.
+// the feature's domain types; favourites in the favourites' store.
 
 import API
 import ComicsScene
@@ -90,7 +90,8 @@ extension ComicsEnv {
     /// `loadsImages`; comics and images kept in `cache` when there is one
     /// (give one port, and so one cache, to every session of a server).
     public static func live(
-        source: ComicsSource, favourites store: Result<FavouritesStore, PersistenceError>, loadsImages: Bool = false,
+        source: ComicsSource, favourites store: Result<any FavouritesStorage, PersistenceError>,
+        loadsImages: Bool = false,
         cache: ComicsCache? = nil
     ) -> ComicsEnv {
         @Sendable func fetch(_ endpoint: Endpoint) async throws(ComicsError) -> Comic {
@@ -114,16 +115,16 @@ extension ComicsEnv {
             comic: { (number: Int) async throws(ComicsError) -> Comic in try await fetch(.comic(number)) },
             randomNumber: { Int.random(in: $0) },
             isFavourite: { (number: Int) throws(FavouritesUnavailable) -> Bool in
-                try store.using({ FavouritesUnavailable($0, detail: $1) }) { store throws(PersistenceError) in
-                    try store.contains(number)
+                try await store.using({ FavouritesUnavailable($0, detail: $1) }) { store throws(PersistenceError) in
+                    try await store.contains(number)
                 }
             },
             setFavourite: { (comic: Comic, isFavourite: Bool) throws(FavouritesUnavailable) in
-                try store.using({ FavouritesUnavailable($0, detail: $1) }) { store throws(PersistenceError) in
+                try await store.using({ FavouritesUnavailable($0, detail: $1) }) { store throws(PersistenceError) in
                     if isFavourite {
-                        try store.add(StoredFavourite(number: comic.number, title: comic.title, addedAt: Date()))
+                        try await store.add(StoredFavourite(number: comic.number, title: comic.title, addedAt: Date()))
                     } else {
-                        try store.remove(comic.number)
+                        try await store.remove(comic.number)
                     }
                 }
             },

@@ -1,4 +1,5 @@
-// The Favourites feature's port, live: the SQLite store.
+// The Favourites feature's port, live: the favourites' store (the SQLite
+// file, or a PostgreSQL database several server processes share).
 
 import FavouritesScene
 import Foundation
@@ -6,16 +7,16 @@ import Persistence
 
 extension FavouritesEnv {
     /// The live port over `store`, or unavailable with the reason.
-    public static func live(_ store: Result<FavouritesStore, PersistenceError>) -> FavouritesEnv {
+    public static func live(_ store: Result<any FavouritesStorage, PersistenceError>) -> FavouritesEnv {
         FavouritesEnv(
             all: { () throws(FavouritesError) -> [Favourite] in
-                try store.using({ FavouritesError($0, detail: $1) }) { store throws(PersistenceError) in
-                    try store.all().map(Favourite.init)
+                try await store.using({ FavouritesError($0, detail: $1) }) { store throws(PersistenceError) in
+                    try await store.all().map(Favourite.init)
                 }
             },
             remove: { (number: Int) throws(FavouritesError) in
-                try store.using({ FavouritesError($0, detail: $1) }) { store throws(PersistenceError) in
-                    try store.remove(number)
+                try await store.using({ FavouritesError($0, detail: $1) }) { store throws(PersistenceError) in
+                    try await store.remove(number)
                 }
             },
             changes: {

@@ -40,11 +40,23 @@ public final class PostgresAppDatabase: Sendable {
     public static func open(
         _ location: PostgresLocation, timeout: Duration = .seconds(10), logger: Logger
     ) async throws(PostgresAppDatabaseError) -> PostgresAppDatabase {
+        // One connection first: it fails at once, with the server's
+        // reason (refused, no such database or user), where the pool would
+        // keep trying until the timeout.
+        do {
+            let connection = try await Self.within(timeout) {
+                try await PostgresConnection.connect(
+                    configuration: connectionConfiguration(location), id: 0, logger: logger)
+            }
+            try? await connection.close()
+        } catch {
+            throw .unreachable(location, reason: Self.reason(error))
+        }
         let client = PostgresClient(configuration: configuration(location), backgroundLogger: logger)
         let runTask = Task { await client.run() }
         let database = PostgresAppDatabase(location: location, client: client, logger: logger, runTask: runTask)
         do {
-            _ = try await database.within(timeout) {
+            _ = try await Self.within(timeout) {
                 try await client.query("SELECT 1", logger: logger).decode(Int.self).reduce(0, +)
             }
         } catch {
@@ -115,7 +127,7 @@ public final class PostgresAppDatabase: Sendable {
             let remaining = deadline - (ContinuousClock.now - start)
             guard remaining > .zero, !Task.isCancelled else { throw .unreachable(location, reason: reason) }
             do {
-                return try await within(remaining) { try await body(client) }
+                return try await Self.within(remaining) { try await body(client) }
             } catch {
                 if Self.isRefusal(error) { throw .failed(Self.reason(error)) }
                 if case .timedOut = error as? PostgresAppDatabaseError {
@@ -207,7 +219,7 @@ public final class PostgresAppDatabase: Sendable {
 
     /// The value of `body`, or ``PostgresAppDatabaseError/timedOut`` after
     /// `timeout` (the pool keeps waiting for a server that does not answer).
-    func within<Value: Sendable>(
+    static func within<Value: Sendable>(
         _ timeout: Duration, _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         try await withThrowingTaskGroup(of: Value?.self) { group in
@@ -251,7 +263,13 @@ public final class PostgresAppDatabase: Sendable {
             if let message = error.serverInfo?[.message] {
                 return message
             }
+            if let underlying = error.underlying {
+                return "\(underlying)"
+            }
             return "\(error.code)"
+        }
+        if case .timedOut(let timeout) = error as? PostgresAppDatabaseError {
+            return "no answer within \(timeout)"
         }
         return "\(error)"
     }

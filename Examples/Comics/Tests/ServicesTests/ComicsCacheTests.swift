@@ -21,7 +21,7 @@ struct ComicsCacheTests {
     ) async throws {
         let server = try await FixtureServer.start()
         let base = try #require(URL(string: server.baseURL))
-        let store = Result<FavouritesStore, PersistenceError>.failure(.writeFailed(reason: "not used here"))
+        let store = Result<any FavouritesStorage, PersistenceError>.failure(.writeFailed(reason: "not used here"))
         do {
             try await body(
                 .live(source: ComicsSource(base: base), favourites: store, loadsImages: true, cache: cache), server)

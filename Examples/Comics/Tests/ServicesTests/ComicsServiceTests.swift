@@ -20,7 +20,7 @@ func withLiveEnv(
     let server = try await FixtureServer.start()
     let base = try #require(URL(string: server.baseURL))
     let source = ComicsSource(base: base, client: HTTPClient(timeout: timeout, maxBodySize: maxBodySize))
-    let store = Result<FavouritesStore, PersistenceError>.failure(.writeFailed(reason: "not used here"))
+    let store = Result<any FavouritesStorage, PersistenceError>.failure(.writeFailed(reason: "not used here"))
     do {
         try await body(.live(source: source, favourites: store), server)
     } catch {

@@ -12,7 +12,9 @@ import Testing
 struct FavouritesServiceTests {
     @Test func bothFeaturesSeeTheSameStore() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oak-favs-\(UUID().uuidString)")
-        let store = Result { () throws(PersistenceError) in try FavouritesStore(directory: directory) }
+        let store = Result { () throws(PersistenceError) -> any FavouritesStorage in
+            try FavouritesStore(directory: directory)
+        }
         let source = ComicsSource(base: try #require(URL(string: "https://example.com")))
         let comics = ComicsEnv.live(source: source, favourites: store)
         let favourites = FavouritesEnv.live(store)
@@ -26,7 +28,7 @@ struct FavouritesServiceTests {
 
     @Test func aStoreThatCouldNotBeOpenedIsEachFeaturesOwnError() async throws {
         let failure = PersistenceError.corrupt(path: "/data/favourites.sqlite", reason: "not a database")
-        let store = Result<FavouritesStore, PersistenceError>.failure(failure)
+        let store = Result<any FavouritesStorage, PersistenceError>.failure(failure)
         let source = ComicsSource(base: try #require(URL(string: "https://example.com")))
         // What anyone may see names no file; the detail, for the machine's
         // user, has the path.

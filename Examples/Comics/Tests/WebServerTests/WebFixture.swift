@@ -29,7 +29,9 @@ struct WebFixture {
         let directory =
             directory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("oak-web-\(UUID().uuidString)")
-        let store = Result { () throws(PersistenceError) in try FavouritesStore(directory: directory) }
+        let store = Result { () throws(PersistenceError) -> any FavouritesStorage in
+            try FavouritesStore(directory: directory)
+        }
         let base = URL(string: catalog.baseURL) ?? URL(fileURLWithPath: "/")
         let env = Main.Env(
             comics: .live(source: ComicsSource(base: base), favourites: store, loadsImages: true),

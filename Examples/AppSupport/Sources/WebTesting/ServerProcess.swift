@@ -1,0 +1,150 @@
+// A server program the tests start as a process of its own (an app's
+// `serve` command), as its users do: it is ready when it prints its address
+// on a line of its own; it is stopped as Ctrl-C does, or killed outright.
+
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Sends `signal` to the process `pid`.
+private func send(_ signal: Int32, to pid: Int32) {
+    _ = kill(pid, signal)
+}
+
+/// A server process, started and ready.
+public final class ServerProcess: @unchecked Sendable {
+    // Safety: `process` is set up before it starts and only signalled and
+    // waited for afterwards.
+    private let process: Process
+    /// The address the server printed, without a trailing slash
+    /// (`http://127.0.0.1:PORT`).
+    public let baseURL: String
+    /// What the server wrote on standard error, once it has ended (for a
+    /// failing test's message).
+    private let errors: Pipe
+
+    private init(process: Process, baseURL: String, errors: Pipe) {
+        self.process = process
+        self.baseURL = baseURL
+        self.errors = errors
+    }
+
+    /// Starts `executable` with `arguments` (and `environment` added to
+    /// this process's), and waits up to `timeout` for a line of its
+    /// standard output holding `http://`: the address it serves on.
+    ///
+    /// - Throws: ``ServerProcessError`` when the program ends first or
+    ///   prints no address in time (it is killed then).
+    public static func start(
+        _ executable: URL, arguments: [String], environment: [String: String] = [:],
+        timeout: Duration = .seconds(60)
+    ) async throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let address = await firstAddress(of: process, in: output.fileHandleForReading, within: timeout)
+        guard let address else {
+            process.terminate()
+            process.waitUntilExit()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw ServerProcessError.notReady(executable.lastPathComponent, said)
+        }
+        // The rest of its output is not read: keep the pipe from filling.
+        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        return ServerProcess(process: process, baseURL: address, errors: errors)
+    }
+
+    /// The process's identifier.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Stops the server as Ctrl-C does and waits until it has ended;
+    /// returns its exit status.
+    @discardableResult
+    public func stop() async -> Int32 {
+        guard process.isRunning else { return process.terminationStatus }
+        send(SIGINT, to: process.processIdentifier)
+        return await waitUntilExit()
+    }
+
+    /// Kills the server outright (SIGKILL: no code of its own runs) and
+    /// waits until it has ended.
+    public func kill() async {
+        guard process.isRunning else { return }
+        send(SIGKILL, to: process.processIdentifier)
+        _ = await waitUntilExit()
+    }
+
+    private func waitUntilExit() async -> Int32 {
+        let process = self.process
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
+    }
+
+    /// The first `http://` address in the lines `process` writes to
+    /// `handle`, or `nil` when it ends or `timeout` passes first (then it
+    /// is stopped, which ends the reading).
+    private static func firstAddress(
+        of process: Process, in handle: FileHandle, within timeout: Duration
+    ) async -> String? {
+        await withTaskGroup(of: String?.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().async {
+                        var seen = Data()
+                        while true {
+                            let chunk = handle.availableData
+                            if chunk.isEmpty { return continuation.resume(returning: nil) }
+                            seen.append(chunk)
+                            let lines = String(decoding: seen, as: UTF8.self).split(
+                                separator: "\n", omittingEmptySubsequences: false)
+                            for line in lines.dropLast() {
+                                if let start = line.range(of: "http://") {
+                                    let address = line[start.lowerBound...].prefix { !$0.isWhitespace }
+                                    let trimmed = address.hasSuffix("/") ? address.dropLast() : address
+                                    return continuation.resume(returning: String(trimmed))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled { process.terminate() }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+/// Why a server process could not be used.
+public enum ServerProcessError: Error, CustomStringConvertible {
+    /// It ended, or printed no address in time; what it wrote on standard
+    /// error.
+    case notReady(String, String)
+
+    /// What happened.
+    public var description: String {
+        switch self {
+        case .notReady(let name, let said): "\(name) printed no address to serve on; it said: \(said)"
+        }
+    }
+}

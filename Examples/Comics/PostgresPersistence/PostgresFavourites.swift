@@ -1,0 +1,169 @@
+// Favourites in PostgreSQL, for several server processes sharing one
+// database: the same rules as the SQLite file (FavouritesStorage), each
+// change one transaction that also announces itself (NOTIFY), and a change
+// feed that pushes what any process changed to every session of this one.
+// Statements lost with a connection are tried again until a deadline
+// (each of them may run twice: adding is an upsert, removing a delete).
+
+import Foundation
+import Logging
+import Persistence
+import PostgresNIO
+import PostgresSupport
+
+/// The favourites in the table `favourite` of a PostgreSQL database.
+///
+/// ```swift
+/// let database = try await PostgresAppDatabase.open(location, logger: logger)
+/// let favourites = try await PostgresFavourites.open(database)
+/// ```
+public final class PostgresFavourites: FavouritesStorage {
+    /// The channel every change is announced on.
+    public static let channel = "oak_comics_favourites"
+
+    /// The schema's history, applied once each (PostgresAppDatabase's
+    /// migrations, component "comics"); never change a step once
+    /// released, add one. The same table as the SQLite file's
+    /// `v1-favourites`, in PostgreSQL's types.
+    static let migrations = [
+        """
+        CREATE TABLE favourite (
+            number bigint PRIMARY KEY,
+            title text NOT NULL,
+            added_at timestamptz NOT NULL
+        )
+        """
+    ]
+
+    private let database: PostgresAppDatabase
+    private let deadline: Duration
+    private let logger: Logger
+    private let feed: PostgresChangeFeed<[StoredFavourite]>
+
+    private init(database: PostgresAppDatabase, deadline: Duration, logger: Logger) {
+        self.database = database
+        self.deadline = deadline
+        self.logger = logger
+        feed = PostgresChangeFeed(database, channel: Self.channel, logger: logger) {
+            try await Self.fetchAll(database.client, logger: logger)
+        }
+    }
+
+    /// The favourites of `database`, its schema brought up to date. Each
+    /// statement is tried again after a lost connection until `deadline`.
+    ///
+    /// - Throws: ``PersistenceError/unreachable(database:reason:)`` or
+    ///   ``PersistenceError/refused(database:reason:)`` (the schema could
+    ///   not be written).
+    public static func open(
+        _ database: PostgresAppDatabase, deadline: Duration = .seconds(5),
+        logger: Logger = Logger(label: "oak.comics.favourites")
+    ) async throws(PersistenceError) -> PostgresFavourites {
+        do {
+            try await database.migrate(migrations, as: "comics")
+        } catch {
+            throw failure(error, database.location)
+        }
+        return PostgresFavourites(database: database, deadline: deadline, logger: logger)
+    }
+
+    /// All favourites, the newest first (ties: the highest number first).
+    public func all() async throws(PersistenceError) -> [StoredFavourite] {
+        let logger = logger
+        return try await perform { client in try await Self.fetchAll(client, logger: logger) }
+    }
+
+    /// Whether `number` is a favourite.
+    public func contains(_ number: Int) async throws(PersistenceError) -> Bool {
+        let logger = logger
+        return try await perform { client in
+            try await client.query("SELECT EXISTS (SELECT 1 FROM favourite WHERE number = \(number))", logger: logger)
+                .decode(Bool.self).reduce(false) { $0 || $1 }
+        }
+    }
+
+    /// Adds `favourite`, or replaces the title and date of the one with its
+    /// number, and announces the change, in one transaction.
+    public func add(_ favourite: StoredFavourite) async throws(PersistenceError) {
+        try await change(number: favourite.number) { connection, logger in
+            try await connection.query(
+                """
+                INSERT INTO favourite (number, title, added_at)
+                VALUES (\(favourite.number), \(favourite.title), \(Self.toTheMillisecond(favourite.addedAt)))
+                ON CONFLICT (number) DO UPDATE SET title = excluded.title, added_at = excluded.added_at
+                """, logger: logger)
+        }
+    }
+
+    /// Removes the favourite numbered `number`, if there is one.
+    public func remove(_ number: Int) async throws(PersistenceError) {
+        try await change(number: number) { connection, logger in
+            try await connection.query("DELETE FROM favourite WHERE number = \(number)", logger: logger)
+        }
+    }
+
+    /// The list now, then after each change any process made (pushed
+    /// through NOTIFY); every follower in this process shares one listening
+    /// connection and one read per change. After a lost connection the
+    /// list is read again when the server answers.
+    public func changes<Value: Sendable>(
+        _ transform: @escaping @Sendable ([StoredFavourite]) -> Value
+    ) -> AsyncStream<Value> {
+        let lists = feed.follow()
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { output in
+            let task = Task {
+                for await list in lists { output.yield(transform(list)) }
+                output.finish()
+            }
+            output.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    // MARK: - Statements
+
+    /// Runs `write` and announces the change, in one transaction.
+    private func change(
+        number: Int, _ write: @escaping @Sendable (PostgresConnection, Logger) async throws -> Void
+    ) async throws(PersistenceError) {
+        let logger = logger
+        try await perform { client in
+            try await client.withTransaction(logger: logger) { connection in
+                try await write(connection, logger)
+                try await connection.query("SELECT pg_notify(\(Self.channel), \(String(number)))", logger: logger)
+            }
+        }
+    }
+
+    private func perform<Value: Sendable>(
+        _ body: @escaping @Sendable (PostgresClient) async throws -> Value
+    ) async throws(PersistenceError) -> Value {
+        do {
+            return try await database.perform(within: deadline, body)
+        } catch {
+            throw Self.failure(error, database.location)
+        }
+    }
+
+    static func fetchAll(_ client: PostgresClient, logger: Logger) async throws -> [StoredFavourite] {
+        var favourites: [StoredFavourite] = []
+        let rows = try await client.query(
+            "SELECT number, title, added_at FROM favourite ORDER BY added_at DESC, number DESC", logger: logger)
+        for try await (number, title, added) in rows.decode((Int, String, Date).self) {
+            favourites.append(StoredFavourite(number: number, title: title, addedAt: added))
+        }
+        return favourites
+    }
+
+    /// The date as every store keeps it: to the millisecond.
+    static func toTheMillisecond(_ date: Date) -> Date {
+        Date(timeIntervalSinceReferenceDate: (date.timeIntervalSinceReferenceDate * 1000).rounded() / 1000)
+    }
+
+    static func failure(_ error: PostgresAppDatabaseError, _ location: PostgresLocation) -> PersistenceError {
+        switch error {
+        case .unreachable(_, let reason): .unreachable(database: "\(location)", reason: reason)
+        case .timedOut(let timeout): .unreachable(database: "\(location)", reason: "no answer within \(timeout)")
+        case .failed(let reason): .refused(database: "\(location)", reason: reason)
+        }
+    }
+}

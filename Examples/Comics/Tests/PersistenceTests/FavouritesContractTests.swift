@@ -1,0 +1,198 @@
+// The favourites' store port (FavouritesStorage) and its rules, checked on
+// every adapter: in memory, the SQLite file, and PostgreSQL (against the
+// server OAK_TEST_POSTGRES names, a database of its own per test; skipped
+// without one, saying what to set; on CI they must run). Then what only
+// PostgreSQL promises: a change made by another process is pushed, a lost
+// connection is opened again, and a database that is gone is a typed error
+// within the deadline.
+
+import Foundation
+import Persistence
+import PostgresNIO
+import PostgresPersistence
+import PostgresSupport
+import PostgresTesting
+import Testing
+
+/// The rules, each a check on a new, empty store.
+enum FavouritesRule: String, CaseIterable, CustomTestStringConvertible {
+    case startsEmpty
+    case listsTheNewestFirstThenTheHighestNumber
+    case addingANumberAgainReplacesIt
+    case removingWhatIsNotThereDoesNothing
+    case keepsDatesToTheMillisecond
+    case keepsAnyTitle
+    case changesStartWithTheListNowThenFollowEachChange
+
+    var testDescription: String { rawValue }
+
+    func check(_ store: any FavouritesStorage) async throws {
+        switch self {
+        case .startsEmpty:
+            #expect(try await store.all() == [])
+            #expect(try await store.contains(1) == false)
+        case .listsTheNewestFirstThenTheHighestNumber:
+            try await store.add(favourite(1, addedAt: 0))
+            try await store.add(favourite(3, addedAt: 10))
+            try await store.add(favourite(2, addedAt: 10))
+            #expect(try await store.all().map(\.number) == [3, 2, 1])
+            #expect(try await store.contains(2))
+        case .addingANumberAgainReplacesIt:
+            try await store.add(favourite(1, addedAt: 0, title: "First"))
+            try await store.add(favourite(2, addedAt: 5))
+            try await store.add(favourite(1, addedAt: 10, title: "Again"))
+            #expect(try await store.all() == [favourite(1, addedAt: 10, title: "Again"), favourite(2, addedAt: 5)])
+        case .removingWhatIsNotThereDoesNothing:
+            try await store.add(favourite(1))
+            try await store.remove(99)
+            try await store.remove(1)
+            try await store.remove(1)
+            #expect(try await store.all() == [])
+        case .keepsDatesToTheMillisecond:
+            let added = Date(timeIntervalSince1970: 1_700_000_000.123_456_7)
+            try await store.add(StoredFavourite(number: 7, title: "Seven", addedAt: added))
+            let stored = try #require(try await store.all().first)
+            #expect(abs(stored.addedAt.timeIntervalSince(added)) < 0.001)
+        case .keepsAnyTitle:
+            let title = "Ünïcödé 🐧 'quoted' \"twice\"; DROP TABLE favourite; -- \\ \u{1B}[31m"
+            try await store.add(favourite(5, title: title))
+            #expect(try await store.all().map(\.title) == [title])
+        case .changesStartWithTheListNowThenFollowEachChange:
+            try await store.add(favourite(1, addedAt: 0))
+            var changes = store.changes { $0.map(\.number) }.makeAsyncIterator()
+            #expect(await changes.next() == [1])
+            try await store.add(favourite(2, addedAt: 1))
+            #expect(await Self.next(&changes, until: [2, 1]))
+            try await store.remove(1)
+            #expect(await Self.next(&changes, until: [2]))
+        }
+    }
+
+    /// Whether `changes` reaches `expected` (a store may send a list it
+    /// passed through on the way, never a list out of order).
+    private static func next(
+        _ changes: inout AsyncStream<[Int]>.Iterator, until expected: [Int]
+    ) async -> Bool {
+        while let list = await changes.next() {
+            if list == expected { return true }
+        }
+        return false
+    }
+}
+
+@Suite("The favourites' store port, on every adapter")
+struct FavouritesContractTests {
+    @Test(arguments: FavouritesRule.allCases)
+    func inMemory(_ rule: FavouritesRule) async throws {
+        try await rule.check(InMemoryFavourites())
+    }
+
+    @Test(arguments: FavouritesRule.allCases)
+    func sqlite(_ rule: FavouritesRule) async throws {
+        let directory = try TemporaryDirectory()
+        try await rule.check(try FavouritesStore(directory: directory.url))
+    }
+}
+
+@Suite(
+    "The favourites in PostgreSQL", .serialized, .timeLimit(.minutes(1)),
+    .enabled(if: PostgresTestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipMessage)))
+struct PostgresFavouritesTests {
+    @Test(arguments: FavouritesRule.allCases)
+    func postgres(_ rule: FavouritesRule) async throws {
+        try await withStore { store, _ in try await rule.check(store) }
+    }
+
+    @Test func aChangeMadeByAnotherProcessIsPushedToEveryFollower() async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            // Two pools and two stores: what two server processes hold.
+            let (first, firstStore) = try await Self.open(location)
+            let (second, secondStore) = try await Self.open(location)
+            var followers = (0..<20).map { _ in secondStore.changes { $0.map(\.number) }.makeAsyncIterator() }
+            for index in followers.indices { #expect(await followers[index].next() == []) }
+            try await firstStore.add(favourite(42))
+            for index in followers.indices { #expect(await followers[index].next() == [42]) }
+            try await firstStore.remove(42)
+            for index in followers.indices { #expect(await followers[index].next() == []) }
+            followers.removeAll()
+            await first.close()
+            await second.close()
+        }
+    }
+
+    @Test func afterALostConnectionChangesAreWrittenAndPushedAgain() async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            let (first, firstStore) = try await Self.open(location)
+            let (second, secondStore) = try await Self.open(location)
+            var changes = secondStore.changes { $0.map(\.number) }.makeAsyncIterator()
+            #expect(await changes.next() == [])
+            try await firstStore.add(favourite(1))
+            #expect(await changes.next() == [1])
+            // Every connection to the database is killed: the pools' and
+            // the listening one.
+            let admin = try await PostgresAppDatabase.open(
+                try PostgresTestServer.location(), logger: PostgresTestServer.logger)
+            try await admin.client.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(location.database)",
+                logger: PostgresTestServer.logger)
+            try await firstStore.add(favourite(2, addedAt: 1))
+            // Pushed, whether the listener heard it or read it again once
+            // it listened anew.
+            var seen: [Int]? = nil
+            while seen != [2, 1], let next = await changes.next() { seen = next }
+            #expect(seen == [2, 1])
+            #expect(try await secondStore.all().map(\.number) == [2, 1])
+            await admin.close()
+            await first.close()
+            await second.close()
+        }
+    }
+
+    @Test func aDatabaseThatIsGoneIsATypedErrorWithinTheDeadline() async throws {
+        let server = try PostgresTestServer.location()
+        let admin = try await PostgresAppDatabase.open(server, logger: PostgresTestServer.logger)
+        let name = "oak_test_gone_\(UUID().uuidString.prefix(8).lowercased())"
+        try await admin.client.query(
+            PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: PostgresTestServer.logger)
+        var location = server
+        location.database = name
+        let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
+        let store = try await PostgresFavourites.open(
+            database, deadline: .seconds(1), logger: PostgresTestServer.logger)
+        try await store.add(favourite(1))
+        try await admin.client.query(
+            PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: PostgresTestServer.logger)
+        let start = ContinuousClock.now
+        await #expect {
+            try await store.add(favourite(2))
+        } throws: { error in
+            guard case .unreachable(let place, _)? = error as? PersistenceError else { return false }
+            return place == "\(location)" && "\(error)".contains("--database")
+        }
+        await #expect(throws: PersistenceError.self) { _ = try await store.all() }
+        #expect(ContinuousClock.now - start < .seconds(4))
+        await database.close()
+        await admin.close()
+    }
+
+    /// Runs `body` with a store on a database of its own.
+    private func withStore(
+        _ body: (PostgresFavourites, PostgresAppDatabase) async throws -> Void
+    ) async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            let (database, store) = try await Self.open(location)
+            do {
+                try await body(store, database)
+            } catch {
+                await database.close()
+                throw error
+            }
+            await database.close()
+        }
+    }
+
+    private static func open(_ location: PostgresLocation) async throws -> (PostgresAppDatabase, PostgresFavourites) {
+        let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
+        return (database, try await PostgresFavourites.open(database, logger: PostgresTestServer.logger))
+    }
+}
