@@ -21,7 +21,7 @@ check() {
 
 # --- AppSupport: the infrastructure every app plugs into.
 apps='Comics|Standups'
-app_modules='ComicsScene|FavouritesScene|MainScene|Services|WebServer|API|Persistence|PostgresPersistence|FixtureServer|App'
+app_modules='ComicsScene|FavouritesScene|MainScene|Services|WebServer|API|Persistence|PostgresPersistence|FixtureServer|App|PostgresStandups'
 check "infrastructure must not import an app's module" \
     "^(@testable )?import ($app_modules|Standups[A-Za-z]*)\b" Examples/AppSupport/Sources Examples/AppSupport/Tests
 check "infrastructure must not reach into an app's package" "\.\./($apps)/" Examples/AppSupport/Package.swift
@@ -56,7 +56,7 @@ cd ../..
 # models and Oak; modules (features) never import an adapter or a store;
 # nothing imports the injector.
 cd Examples/Standups
-standups_adapters='StandupsStore|Speech|SpeechRecognizer|CPocketsphinx|LiveProviders|GRDB|Hummingbird|HummingbirdCore|NIOCore|PostgresNIO|WebHost|ServerSupport|App'
+standups_adapters='StandupsStore|PostgresStandups|PostgresSupport|Speech|SpeechRecognizer|CPocketsphinx|LiveProviders|GRDB|Hummingbird|HummingbirdCore|NIOCore|PostgresNIO|WebHost|ServerSupport|App'
 check "the models must not import anything of the app" \
     '^(@testable )?import (Devices|StandupsProvider|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|Oak|'"$standups_adapters"')\b' \
     Core/Models
@@ -67,10 +67,10 @@ check "the speech recogniser (an adapter) must not import Oak, the models or any
     '^(@testable )?import (Oak|Models|Devices|StandupsProvider|LiveProviders|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|App)\b' \
     Core/SpeechRecognizer
 # Providers/Live is the adapter side of the providers (their live()): it may
-# import the Core adapters, never a feature.
+# import the Core adapters, never a feature; so may the PostgreSQL adapter.
 check "the providers' live dependencies must not import a feature" \
     '^(@testable )?import (StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|App)\b' \
-    Providers/Live
+    Providers/Live Providers/Postgres
 check "a feature must not import an adapter or a store" \
     '^(@testable )?import ('"$standups_adapters"')\b' Modules
 check "the intents and the SwiftUI views must not import a terminal library" \

@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Core: the domain's values, no behaviour beyond their rules.
@@ -53,6 +54,17 @@ let package = Package(
             name: "LiveProviders",
             dependencies: ["Models", "StandupsProvider", "StandupsStore", "SpeechRecognizer", "Devices"],
             path: "Providers/Live"),
+        // The stand-ups provider's dependencies over PostgreSQL, for several
+        // server processes sharing one database (an adapter, like the
+        // SQLite store), and where each stand-up's meetings run.
+        .target(
+            name: "PostgresStandups",
+            dependencies: [
+                "Models", "StandupsProvider", .product(name: "PostgresSupport", package: "AppSupport"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+            ],
+            path: "Providers/Postgres"),
         // Core: the speech recogniser, pocketsphinx offline (an adapter:
         // loads the library at run time; "restricted" where it is missing).
         .systemLibrary(
@@ -153,7 +165,8 @@ let package = Package(
             name: "App",
             dependencies: [
                 "AppFeature", "Devices", "LiveProviders", "RecordMeeting", "SpeechRecognizer", "StandupDetail",
-                "StandupsProvider", "StandupsStore", "StandupsTerminal", "StandupsWeb",
+                "StandupsProvider", "StandupsStore", "StandupsTerminal", "StandupsWeb", "PostgresStandups",
+                .product(name: "PostgresSupport", package: "AppSupport"),
                 .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -173,6 +186,9 @@ let package = Package(
             name: "StandupsStoreTests",
             dependencies: [
                 "StandupsStore", "LiveProviders", "StandupsProvider", "Models", .product(name: "Oak", package: "Oak"),
+                "PostgresStandups", .product(name: "PostgresSupport", package: "AppSupport"),
+                .product(name: "PostgresTesting", package: "AppSupport"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "TerminalTesting", package: "AppSupport"),

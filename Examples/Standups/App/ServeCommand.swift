@@ -42,7 +42,7 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         ProcessLimits.allowMostOpenFiles()
-        let store = try options.store()
+        let storage = try await options.storage()
         // A meeting hears its viewers' browsers: whoever turns on their
         // microphone first holds the meeting's floor. The server's own
         // sound card plays nothing: each page plays its tones.
@@ -55,7 +55,7 @@ struct Serve: AsyncParsableCommand {
                 ? .unavailable(.denied) : .live(microphones: microphones, meeting: standupID, recordings: recordings)
         }
         let env = AppFeature.Env(
-            standups: .live(store),
+            standups: storage.standups,
             detail: StandupDetail.Env(speech: speech(UUID())),
             meetings: { standupID in
                 RecordMeeting.Env(

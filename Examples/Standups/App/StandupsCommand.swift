@@ -1,5 +1,5 @@
-// The injector: parses options, builds the adapters (the SQLite store, the
-// speech recogniser, the clock, the terminal's bell), injects them into the
+// The injector: parses options, builds the adapters (the SQLite store, or
+// PostgreSQL with --database; the speech recogniser, the clock, the terminal's bell), injects them into the
 // features' ports and starts a front end: the terminal (the default) or the
 // web host (`standups serve`). No feature logic lives here.
 
@@ -10,6 +10,8 @@ import Devices
 import Foundation
 import LiveProviders
 import Logging
+import PostgresStandups
+import PostgresSupport
 import RecordMeeting
 import SpeechRecognizer
 import StandupDetail
@@ -38,9 +40,54 @@ struct StoreOptions: ParsableArguments {
             valueName: "factor"))
     var speed: Double = 1
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep the stand-ups in PostgreSQL instead (default: $DATABASE_URL, if set), shared by every process "
+                + "that names it.", valueName: "postgres://user[:password]@host[:port]/database"))
+    var database: String?
+
     func validate() throws {
         guard speed.isFinite, speed >= 1, speed <= 600 else {
             throw ValidationError("--speed takes a factor from 1 (real time) to 600; \(speed) is not one.")
+        }
+        if dataDir != nil, database != nil {
+            throw ValidationError("Give --data-dir or --database, not both: the stand-ups are kept in one place.")
+        }
+        _ = try databaseLocation()
+    }
+
+    /// The PostgreSQL database the stand-ups are kept in, if any.
+    func databaseLocation(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> PostgresLocation? {
+        guard let url = database ?? environment["DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return nil
+        }
+        do {
+            return try PostgresLocation(url)
+        } catch {
+            throw ValidationError("--database: \(error)")
+        }
+    }
+
+    /// The stand-ups' store: the database's, or the data directory's file.
+    func storage() async throws -> Storage {
+        guard let location = try databaseLocation() else {
+            return Storage(standups: .live(try store()), postgres: nil)
+        }
+        let logger = Logger(label: "oak.standups.database")
+        let database: PostgresAppDatabase
+        do {
+            database = try await PostgresAppDatabase.open(location, logger: logger)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        do throws(StoreFailure) {
+            let store = try await PostgresStandups.open(database, logger: logger)
+            return Storage(standups: .postgres(store), postgres: (database, store))
+        } catch {
+            await database.close()
+            throw CommandError(error.detail)
         }
     }
 
@@ -62,6 +109,18 @@ struct StoreOptions: ParsableArguments {
 
     /// The meetings' clock.
     var clock: ScaledClock<ContinuousClock> { ScaledClock(base: ContinuousClock(), factor: speed) }
+}
+
+/// Where the stand-ups are kept, as the provider's port; the database to
+/// close at the end, if they are in PostgreSQL.
+struct Storage {
+    var standups: StandupsProvider.Dependencies
+    var postgres: (database: PostgresAppDatabase, store: PostgresStandups)?
+
+    /// Closes the database, if any.
+    func close() async {
+        await postgres?.database.close()
+    }
 }
 
 struct Meet: AsyncParsableCommand {
@@ -95,12 +154,12 @@ struct Meet: AsyncParsableCommand {
         guard Terminal.isInteractive else {
             throw CommandError("standups is a full-screen program: run it in a terminal (or use `standups serve`).")
         }
-        let store = try options.store()
+        let storage = try await options.storage()
         let clock = options.clock
         let terminal = Terminal()
         let speech = await LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
         let env = AppFeature.Env(
-            standups: .live(store),
+            standups: storage.standups,
             detail: StandupDetail.Env(speech: speech),
             meeting: RecordMeeting.Env(
                 clock: clock, speech: speech,
@@ -108,9 +167,12 @@ struct Meet: AsyncParsableCommand {
                 now: { Date() }, uuid: { UUID() }))
         do {
             try await StandupsTerminalApp(terminal: terminal).run(env: env)
-        } catch let error as TerminalError {
-            throw CommandError("\(error)")
+        } catch {
+            await storage.close()
+            if let error = error as? TerminalError { throw CommandError("\(error)") }
+            throw error
         }
+        await storage.close()
     }
 }
 

@@ -1,0 +1,272 @@
+// The stand-ups in PostgreSQL, for several server processes sharing one
+// database: the stand-ups provider's port (StandupsProvider.Dependencies)
+// with the SQLite store's rules — a batch of changes is one transaction,
+// all or none; adding what is there keeps the first; a stand-up's meetings
+// come the newest first — and every committed batch announced (NOTIFY), so
+// that each process's sessions see what any process saved. Every change is
+// idempotent (adding twice keeps the first, updating or deleting twice
+// changes nothing more), so a batch lost with its connection is written
+// again until the deadline.
+
+import Foundation
+import IdentifiedCollections
+import Logging
+import Models
+import PostgresNIO
+import PostgresSupport
+import StandupsProvider
+
+/// The stand-ups in the tables `standup`, `attendee` and `meeting` of a
+/// PostgreSQL database.
+///
+/// ```swift
+/// let database = try await PostgresAppDatabase.open(location, logger: logger)
+/// let store = try await PostgresStandups.open(database)
+/// let env = AppFeature.Env(standups: .postgres(store), …)
+/// ```
+public final class PostgresStandups: Sendable {
+    /// The channel every committed batch is announced on.
+    public static let channel = "oak_standups"
+
+    /// The schema's history (component "standups"); never change a step
+    /// once released, add one. The SQLite file's `v1-standups` in
+    /// PostgreSQL's types; dates are seconds since 1970, as there, so that
+    /// a meeting reads back exactly as it was written.
+    static let migrations = [
+        """
+        CREATE TABLE standup (
+            id uuid PRIMARY KEY,
+            position bigint GENERATED ALWAYS AS IDENTITY,
+            title text NOT NULL,
+            duration_seconds integer NOT NULL CHECK (duration_seconds > 0),
+            theme text NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE attendee (
+            standup_id uuid NOT NULL REFERENCES standup(id) ON DELETE CASCADE,
+            id uuid NOT NULL,
+            position integer NOT NULL,
+            name text NOT NULL,
+            PRIMARY KEY (standup_id, id)
+        )
+        """,
+        """
+        CREATE TABLE meeting (
+            id uuid PRIMARY KEY,
+            standup_id uuid NOT NULL REFERENCES standup(id) ON DELETE CASCADE,
+            date double precision NOT NULL,
+            transcript text NOT NULL,
+            added bigint GENERATED ALWAYS AS IDENTITY
+        )
+        """,
+        "CREATE INDEX meeting_standup ON meeting(standup_id, date)",
+    ]
+
+    private let database: PostgresAppDatabase
+    private let deadline: Duration
+    private let logger: Logger
+    private let feed: PostgresChangeFeed<[Standup]>
+
+    private init(database: PostgresAppDatabase, deadline: Duration, logger: Logger) {
+        self.database = database
+        self.deadline = deadline
+        self.logger = logger
+        feed = PostgresChangeFeed(database, channel: Self.channel, logger: logger) {
+            try await Self.fetchAll(database.client, logger: logger)
+        }
+    }
+
+    /// The stand-ups of `database`, its schema brought up to date. Each
+    /// statement is tried again after a lost connection until `deadline`.
+    ///
+    /// - Throws: ``StoreFailure`` when the database cannot be reached or
+    ///   refuses the schema.
+    public static func open(
+        _ database: PostgresAppDatabase, deadline: Duration = .seconds(5),
+        logger: Logger = Logger(label: "oak.standups.store")
+    ) async throws(StoreFailure) -> PostgresStandups {
+        do {
+            try await database.migrate(migrations, as: "standups")
+        } catch {
+            throw failure(error, database.location)
+        }
+        return PostgresStandups(database: database, deadline: deadline, logger: logger)
+    }
+
+    /// The stand-ups, in the order they were added, each with its
+    /// attendees in order and its meetings the newest first, read in one
+    /// snapshot. A list equal to the one this process's followers last
+    /// received is returned as that very list (a server's sessions share
+    /// one copy).
+    public func load() async throws(StoreFailure) -> [Standup] {
+        let logger = logger
+        let standups = try await perform { client in try await Self.fetchAll(client, logger: logger) }
+        guard let latest = feed.latest, latest == standups else { return standups }
+        return latest
+    }
+
+    /// Writes `changes` in order and announces them, in one transaction:
+    /// all or none.
+    public func save(_ changes: [StandupChange]) async throws(StoreFailure) {
+        try await write { connection, logger in
+            for change in changes { try await Self.apply(change, connection, logger) }
+        }
+    }
+
+    /// Replaces every stand-up with `standups`, in one transaction.
+    public func startOver(with standups: [Standup]) async throws(StoreFailure) {
+        try await write { connection, logger in
+            try await connection.query("DELETE FROM standup", logger: logger)
+            for standup in standups { try await Self.apply(.add(standup), connection, logger) }
+        }
+    }
+
+    /// The stand-ups now, then after each batch any process committed
+    /// (pushed through NOTIFY; this process's followers share one listening
+    /// connection and one read per batch); a list is not sent twice in a
+    /// row. After a lost connection the list is read again once the server
+    /// answers.
+    public func updates() -> AsyncStream<[Standup]> {
+        feed.follow()
+    }
+
+    // MARK: - Statements
+
+    private func write(
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Void
+    ) async throws(StoreFailure) {
+        let logger = logger
+        try await perform { client in
+            try await client.withTransaction(logger: logger) { connection in
+                try await body(connection, logger)
+                try await connection.query("SELECT pg_notify(\(Self.channel), '')", logger: logger)
+            }
+        }
+    }
+
+    private func perform<Value: Sendable>(
+        _ body: @escaping @Sendable (PostgresClient) async throws -> Value
+    ) async throws(StoreFailure) -> Value {
+        do {
+            return try await database.perform(within: deadline, body)
+        } catch {
+            throw Self.failure(error, database.location)
+        }
+    }
+
+    static func fetchAll(_ client: PostgresClient, logger: Logger) async throws -> [Standup] {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            var standups = IdentifiedArrayOf<Standup>()
+            let rows = try await connection.query(
+                "SELECT id, title, duration_seconds, theme FROM standup ORDER BY position", logger: logger)
+            for try await (id, title, duration, theme) in rows.decode((UUID, String, Int, String).self) {
+                standups.append(
+                    Standup(
+                        id: id, title: title, durationSeconds: duration, theme: Theme(rawValue: theme) ?? .bubblegum))
+            }
+            let attendees = try await connection.query(
+                "SELECT standup_id, id, name FROM attendee ORDER BY standup_id, position", logger: logger)
+            for try await (standup, id, name) in attendees.decode((UUID, UUID, String).self) {
+                standups[id: standup]?.attendees.append(Attendee(id: id, name: name))
+            }
+            let meetings = try await connection.query(
+                "SELECT standup_id, id, date, transcript FROM meeting ORDER BY date DESC, added DESC", logger: logger)
+            for try await (standup, id, date, transcript) in meetings.decode((UUID, UUID, Double, String).self) {
+                standups[id: standup]?.meetings.append(
+                    Meeting(id: id, date: Date(timeIntervalSince1970: date), transcript: transcript))
+            }
+            // A stand-up saved by another writer without attendees still
+            // has its speaker.
+            return standups.map { $0.attendees.isEmpty ? $0.validated() : $0 }
+        }
+    }
+
+    static func apply(_ change: StandupChange, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        switch change {
+        case .add(let standup):
+            let standup = standup.validated()
+            let inserted = try await connection.query(
+                """
+                INSERT INTO standup (id, title, duration_seconds, theme)
+                VALUES (\(standup.id), \(standup.title), \(standup.durationSeconds), \(standup.theme.rawValue))
+                ON CONFLICT (id) DO NOTHING RETURNING id
+                """, logger: logger
+            ).collect()
+            // Added twice (a retried batch, another process): the first
+            // one stands.
+            guard !inserted.isEmpty else { return }
+            try await writeAttendees(standup, connection, logger)
+            for meeting in standup.meetings.reversed() {
+                try await apply(.addMeeting(meeting, to: standup.id), connection, logger)
+            }
+        case .update(let standup):
+            let standup = standup.validated()
+            let updated = try await connection.query(
+                """
+                UPDATE standup SET title = \(standup.title), duration_seconds = \(standup.durationSeconds),
+                    theme = \(standup.theme.rawValue)
+                WHERE id = \(standup.id) RETURNING id
+                """, logger: logger
+            ).collect()
+            guard !updated.isEmpty else { return }
+            try await writeAttendees(standup, connection, logger)
+        case .delete(let id):
+            try await connection.query("DELETE FROM standup WHERE id = \(id)", logger: logger)
+        case .addMeeting(let meeting, let standupID):
+            try await connection.query(
+                """
+                INSERT INTO meeting (id, standup_id, date, transcript)
+                SELECT \(meeting.id), id, \(meeting.date.timeIntervalSince1970), \(meeting.transcript)
+                FROM standup WHERE id = \(standupID)
+                ON CONFLICT (id) DO NOTHING
+                """, logger: logger)
+        case .deleteMeeting(let meetingID, let standupID):
+            try await connection.query(
+                "DELETE FROM meeting WHERE id = \(meetingID) AND standup_id = \(standupID)", logger: logger)
+        }
+    }
+
+    private static func writeAttendees(
+        _ standup: Standup, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws {
+        try await connection.query("DELETE FROM attendee WHERE standup_id = \(standup.id)", logger: logger)
+        for (position, attendee) in standup.attendees.enumerated() {
+            try await connection.query(
+                """
+                INSERT INTO attendee (standup_id, id, position, name)
+                VALUES (\(standup.id), \(attendee.id), \(position), \(attendee.name))
+                """, logger: logger)
+        }
+    }
+
+    static func failure(_ error: PostgresAppDatabaseError, _ location: PostgresLocation) -> StoreFailure {
+        let reason: String
+        switch error {
+        case .unreachable(_, let why): reason = why
+        case .timedOut(let timeout): reason = "no answer within \(timeout)"
+        case .failed(let why):
+            return StoreFailure(
+                summary: "The change could not be saved; nothing of it was written.",
+                detail: "The stand-ups database \(location) refused the change: \(why). Nothing of it was "
+                    + "written; check that the database's user may write to it.")
+        }
+        return StoreFailure(
+            summary: "The stand-ups database cannot be reached; try again later.",
+            detail: "The stand-ups database \(location) cannot be reached (\(reason)). Check that PostgreSQL runs "
+                + "there and that --database (or DATABASE_URL) names it and a user who may connect, then try again.")
+    }
+}
+
+extension StandupsProvider.Dependencies {
+    /// Dependencies over the stand-ups in PostgreSQL.
+    public static func postgres(_ store: PostgresStandups) -> Self {
+        Self(
+            load: { () async throws(StoreFailure) -> [Standup] in try await store.load() },
+            save: { (changes: [StandupChange]) async throws(StoreFailure) in try await store.save(changes) },
+            startOver: { (standups: [Standup]) async throws(StoreFailure) in try await store.startOver(with: standups)
+            },
+            updates: { store.updates() })
+    }
+}

@@ -1,0 +1,203 @@
+// The stand-ups provider's store port (StandupsProvider.Dependencies) and
+// its rules, checked on every adapter: in memory (the mock), the SQLite
+// file, and PostgreSQL (against the server OAK_TEST_POSTGRES names, a
+// database of its own per test; skipped without one, saying what to set;
+// on CI they must run). Then what only PostgreSQL is asked for: a batch
+// written again after its connection was killed, and a database that is
+// gone as a typed failure within the deadline.
+
+import Foundation
+import IdentifiedCollections
+import LiveProviders
+import Models
+import PostgresNIO
+import PostgresStandups
+import PostgresSupport
+import PostgresTesting
+import StandupsProvider
+import StandupsStore
+import Testing
+
+/// A port under test, and a way to change what it stores as someone else
+/// (another session's store, another process) would.
+struct PortUnderTest: Sendable {
+    var port: StandupsProvider.Dependencies
+    var elsewhere: @Sendable ([StandupChange]) async throws -> Void
+}
+
+/// The rules, each a check on a new, empty store.
+enum StandupsRule: String, CaseIterable, CustomTestStringConvertible {
+    case startsEmpty
+    case aBatchRoundTripsInOrder
+    case addingAStandupThatIsThereKeepsTheFirst
+    case anUpdateReplacesTheStandupButKeepsItsMeetings
+    case deletingAStandupDeletesItsMeetings
+    case meetingsComeNewestFirstAndAddingOneTwiceKeepsOne
+    case startingOverReplacesEverything
+    case changesMadeElsewhereArrive
+
+    var testDescription: String { rawValue }
+
+    static let meeting = Meeting(
+        id: UUID(uuidString: "00000000-0000-0000-0000-000000000050") ?? UUID(),
+        date: Date(timeIntervalSince1970: 1_800_000_000.25), transcript: "Ünïcode 🐧 'quoted'; DROP TABLE meeting; --")
+    static let later = Meeting(
+        id: UUID(uuidString: "00000000-0000-0000-0000-000000000051") ?? UUID(),
+        date: Date(timeIntervalSince1970: 1_800_000_100), transcript: "later")
+
+    func check(_ subject: PortUnderTest) async throws {
+        let store = subject.port
+        var a = Standup.mock  // without its past meeting
+        a.meetings = []
+        let b = Standup.engineeringMock
+        switch self {
+        case .startsEmpty:
+            #expect(try await store.load() == [])
+        case .aBatchRoundTripsInOrder:
+            try await store.save([.add(a), .add(b), .addMeeting(Self.meeting, to: b.id)])
+            var expected = b
+            expected.meetings = [Self.meeting]
+            #expect(try await store.load() == [a, expected])
+        case .addingAStandupThatIsThereKeepsTheFirst:
+            var again = a
+            again.title = "Not this one"
+            try await store.save([.add(a)])
+            try await store.save([.add(again), .add(b), .add(again)])
+            #expect(try await store.load() == [a, b])
+        case .anUpdateReplacesTheStandupButKeepsItsMeetings:
+            try await store.save([.add(a), .addMeeting(Self.meeting, to: a.id)])
+            var edited = a
+            edited.title = "Platform"
+            edited.theme = .navy
+            edited.durationSeconds = 120
+            edited.attendees = IdentifiedArrayOf(uniqueElements: a.attendees.reversed().dropFirst())
+            edited.meetings = []
+            try await store.save([.update(edited), .update(Standup(id: UUID()))])
+            edited.meetings = [Self.meeting]
+            #expect(try await store.load() == [edited])
+        case .deletingAStandupDeletesItsMeetings:
+            try await store.save([.add(a), .addMeeting(Self.meeting, to: a.id), .delete(a.id), .delete(a.id)])
+            #expect(try await store.load() == [])
+            try await store.save([.add(a)])
+            #expect(try await store.load() == [a])
+        case .meetingsComeNewestFirstAndAddingOneTwiceKeepsOne:
+            try await store.save([
+                .add(a), .addMeeting(Self.meeting, to: a.id), .addMeeting(Self.later, to: a.id),
+                .addMeeting(Self.meeting, to: a.id), .addMeeting(Self.later, to: UUID()),
+            ])
+            #expect(try await store.load().first?.meetings.elements == [Self.later, Self.meeting])
+            try await store.save([.deleteMeeting(Self.later.id, from: a.id)])
+            #expect(try await store.load().first?.meetings.elements == [Self.meeting])
+        case .startingOverReplacesEverything:
+            try await store.save([.add(a)])
+            try await store.startOver([b])
+            #expect(try await store.load() == [b])
+        case .changesMadeElsewhereArrive:
+            try await store.save([.add(a)])
+            var updates = store.updates().makeAsyncIterator()
+            try await subject.elsewhere([.add(b)])
+            var seen: [Standup]? = nil
+            while seen != [a, b], let next = await updates.next() { seen = next }
+            #expect(seen == [a, b])
+        }
+    }
+}
+
+@Suite("The stand-ups' store port, on every adapter")
+struct StandupsPortContractTests {
+    @Test(arguments: StandupsRule.allCases)
+    func inMemory(_ rule: StandupsRule) async throws {
+        let store = MockStandupsStore()
+        try await rule.check(
+            PortUnderTest(
+                port: .mock(store),
+                elsewhere: { changes in for change in changes { store.changeElsewhere(change) } }))
+    }
+
+    @Test(arguments: StandupsRule.allCases)
+    func sqlite(_ rule: StandupsRule) async throws {
+        let scratch = try ScratchDirectory()
+        let other = StandupsStore(directory: scratch.data)
+        try await rule.check(
+            PortUnderTest(
+                port: .live(StandupsStore(directory: scratch.data)),
+                elsewhere: { changes in try other.save(changes) }))
+    }
+}
+
+@Suite(
+    "The stand-ups in PostgreSQL", .serialized, .timeLimit(.minutes(1)),
+    .enabled(if: PostgresTestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipMessage)))
+struct PostgresStandupsTests {
+    @Test(arguments: StandupsRule.allCases)
+    func postgres(_ rule: StandupsRule) async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            // Two pools: what two server processes hold.
+            let (database, store) = try await Self.open(location)
+            let (otherDatabase, other) = try await Self.open(location)
+            let result = await Swift.Result(catching: {
+                try await rule.check(PortUnderTest(port: .postgres(store), elsewhere: { try await other.save($0) }))
+            })
+            await database.close()
+            await otherDatabase.close()
+            try result.get()
+        }
+    }
+
+    @Test func aBatchIsWrittenAgainAfterItsConnectionsWereKilled() async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            let (database, store) = try await Self.open(location)
+            try await store.save([.add(.mock)])
+            let admin = try await PostgresAppDatabase.open(
+                try PostgresTestServer.location(), logger: PostgresTestServer.logger)
+            try await admin.client.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(location.database)",
+                logger: PostgresTestServer.logger)
+            try await store.save([.add(.engineeringMock)])
+            #expect(try await store.load() == [.mock, .engineeringMock])
+            await admin.close()
+            await database.close()
+        }
+    }
+
+    @Test func aDatabaseThatIsGoneIsATypedFailureWithinTheDeadline() async throws {
+        let server = try PostgresTestServer.location()
+        let admin = try await PostgresAppDatabase.open(server, logger: PostgresTestServer.logger)
+        let name = "oak_test_gone_\(UUID().uuidString.prefix(8).lowercased())"
+        try await admin.client.query(
+            PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: PostgresTestServer.logger)
+        var location = server
+        location.database = name
+        let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
+        let store = try await PostgresStandups.open(database, deadline: .seconds(1), logger: PostgresTestServer.logger)
+        try await admin.client.query(
+            PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: PostgresTestServer.logger)
+        let start = ContinuousClock.now
+        await #expect {
+            try await store.save([.add(.mock)])
+        } throws: { error in
+            guard let failure = error as? StoreFailure else { return false }
+            return failure.summary.contains("cannot be reached") && failure.detail.contains("\(location)")
+                && failure.detail.contains("--database") && !failure.isDamaged
+        }
+        #expect(ContinuousClock.now - start < .seconds(3))
+        await database.close()
+        await admin.close()
+    }
+
+    static func open(_ location: PostgresLocation) async throws -> (PostgresAppDatabase, PostgresStandups) {
+        let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
+        return (database, try await PostgresStandups.open(database, logger: PostgresTestServer.logger))
+    }
+}
+
+extension Swift.Result where Failure == any Error {
+    /// The result of `body`.
+    init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}
