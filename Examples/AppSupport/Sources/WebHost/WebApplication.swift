@@ -58,6 +58,14 @@ public protocol WebApplication: Sendable {
     /// session's current state); `nil` when the state offers no such intent.
     func perform(_ form: WebForm, in state: Root.State, session: WebSessionContext<Root>) -> IntentResult?
 
+    /// The address (an absolute `http` or `https` URL) of another server
+    /// of the app where the intent `form` names must be performed instead,
+    /// asked before ``perform(_:in:session:)``: the browser is sent there
+    /// and this session performs nothing. Several processes serving one
+    /// app use it for what must happen in one of them (a meeting runs where
+    /// its room is). By default `nil`: everything is performed here.
+    func redirect(for form: WebForm, in state: Root.State) async -> String?
+
     /// A file the page of `state` refers to (an image), by its path; `nil`
     /// when there is none. By default there is none.
     func resource(at path: String, in state: Root.State) -> WebResource?
@@ -98,6 +106,9 @@ extension WebApplication {
     public func title(of state: Root.State) -> String { name }
     /// No file.
     public func resource(at path: String, in state: Root.State) -> WebResource? { nil }
+
+    /// Everything is performed here.
+    public func redirect(for form: WebForm, in state: Root.State) async -> String? { nil }
     /// No style of the app's own.
     public var style: String { "" }
     /// No stream.

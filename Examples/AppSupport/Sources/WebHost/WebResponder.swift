@@ -146,6 +146,18 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
             logger.notice("An intent without the session's token was refused.")
             return Self.page(.forbidden, title: "Refused", text: "That request did not come from this page.")
         }
+        if let address = await session.redirect(for: form) {
+            guard let location = Self.redirectable(address) else {
+                logger.error("An intent's redirect was refused: not an http(s) address.")
+                return Self.page(.conflict, title: "Not here", text: "That cannot be done from this server.")
+            }
+            // The page's script goes there itself (a fetch cannot be sent
+            // to another origin's page); a plain form is redirected.
+            guard Self.isFromScript(request), let header = HTTPField.Name("X-Oak-Location") else {
+                return Response(status: .seeOther, headers: [.location: location])
+            }
+            return Response(status: .noContent, headers: [header: location])
+        }
         let result = await session.perform(form)
         if Self.isFromScript(request) {
             return Response(status: result == .sent ? .noContent : .conflict)
@@ -191,6 +203,15 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     }
 
     // MARK: - Helpers
+
+    /// `address` when it is an absolute `http` or `https` URL with a host
+    /// (another server of the app), else `nil`.
+    static func redirectable(_ address: String) -> String? {
+        guard let url = URL(string: address), url.scheme == "http" || url.scheme == "https", url.host != nil,
+            !address.contains(where: { $0.isNewline || $0 == "\"" || $0 == "<" })
+        else { return nil }
+        return address
+    }
 
     /// Whether the page's script posted the intent (`X-Oak-Intent: fetch`),
     /// rather than a plain form.

@@ -148,6 +148,13 @@ actor WebSession<App: WebApplication>: TransducerHost {
         app.perform(form, in: storage.value, session: context)
     }
 
+    /// Where the intent `form` names must be performed instead of here, if
+    /// anywhere.
+    @inline(never)
+    func redirect(for form: WebForm) async -> String? {
+        await app.redirect(for: form, in: storage.value)
+    }
+
     /// Opens the stream `name` of the current state's page; refused once
     /// the session has ended.
     @inline(never)

@@ -275,6 +275,8 @@ public enum WebPage {
               body: new URLSearchParams(data),
               credentials: "same-origin",
             }).then((response) => {
+              const elsewhere = response.headers.get("X-Oak-Location");
+              if (elsewhere && /^https?:\\/\\//.test(elsewhere)) { window.location.assign(elsewhere); return; }
               if (response.status === 409 || response.status === 403) { window.location.reload(); }
             }).catch(() => { form.submit(); });
           });

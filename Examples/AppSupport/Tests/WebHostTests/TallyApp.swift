@@ -134,8 +134,19 @@ struct TallyWeb: WebApplication {
         let intents = session.intents(scope: \.isLoading)
         switch form.intent {
         case "increment" where !state.isLoading: return intents(.increment)()
+        case "elsewhere", "nowhere": return intents(.increment)()  // never: redirected first
         case "note": return intents(.note(form.fields["note"] ?? ""))()
         default: return nil
+        }
+    }
+
+    /// "elsewhere" is performed by another server; "nowhere" names an
+    /// address that is not one.
+    func redirect(for form: WebForm, in state: Tally.State) async -> String? {
+        switch form.intent {
+        case "elsewhere": "http://127.0.0.1:1/tally"
+        case "nowhere": "javascript:alert(1)"
+        default: nil
         }
     }
 

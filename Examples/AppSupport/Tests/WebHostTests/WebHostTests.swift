@@ -12,6 +12,7 @@ import ServerSupport
 import Synchronization
 import Testing
 import WebTesting
+import WebUI
 
 @testable import WebHost
 
@@ -128,6 +129,27 @@ struct WebHostTests {
         // An intent the state does not offer is a conflict for the script.
         let unknown = try await client.intent("decrement", token: token)
         #expect(unknown.status == 409)
+        await tally.host.stop()
+    }
+
+    @Test func anIntentAnotherServerPerformsSendsTheBrowserThere() async throws {
+        let tally = try await TallyHost.start()
+        let client = tally.client()
+        let token = try #require(WebClient.token(in: try await client.get("/").body))
+        // The page's script is told where to go; a plain form is redirected.
+        let scripted = try await client.intent("elsewhere", token: token)
+        #expect(scripted.status == 204)
+        #expect(scripted.header("X-Oak-Location") == "http://127.0.0.1:1/tally")
+        let plain = try await client.intent("elsewhere", token: token, fetch: false)
+        #expect(plain.status == 303)
+        #expect(plain.header("Location") == "http://127.0.0.1:1/tally")
+        // An address that is not an http(s) URL sends no one anywhere.
+        let refused = try await client.intent("nowhere", token: token)
+        #expect(refused.status == 409)
+        #expect(refused.header("X-Oak-Location") == nil)
+        // Nothing was performed here.
+        #expect(try await client.get("/").body.contains("data-count=\"41\""))
+        #expect(WebPage.script.contains("X-Oak-Location"))
         await tally.host.stop()
     }
 
