@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "PostgresStandups",
             dependencies: [
-                "Models", "StandupsProvider", .product(name: "PostgresSupport", package: "AppSupport"),
+                "Models", "StandupsProvider", "Devices", .product(name: "PostgresSupport", package: "AppSupport"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ],
@@ -257,6 +257,10 @@ let package = Package(
             name: "StandupsAppTests",
             dependencies: [
                 "App", "StandupsTestSupport", .product(name: "TerminalTesting", package: "AppSupport"),
+                "Models", "PostgresStandups", .product(name: "WebTesting", package: "AppSupport"),
+                .product(name: "PostgresTesting", package: "AppSupport"),
+                .product(name: "PostgresSupport", package: "AppSupport"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ],
             path: "Tests/StandupsAppTests"),
         // The web front end over real HTTP on loopback.

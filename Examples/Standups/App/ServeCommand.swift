@@ -8,9 +8,12 @@ import Devices
 import Foundation
 import LiveProviders
 import Logging
+import PostgresStandups
+import PostgresSupport
 import RecordMeeting
 import StandupDetail
 import StandupsWeb
+import Synchronization
 import WebHost
 
 struct Serve: AsyncParsableCommand {
@@ -24,6 +27,11 @@ struct Serve: AsyncParsableCommand {
     var noSpeech = false
     @Option(help: "The most meetings recorded at once (each recogniser holds about 100 MB while someone speaks).")
     var maxRecordings = 16
+    @Option(
+        help: ArgumentHelp(
+            "The address other processes of the app send this one's meeting viewers to, with --database "
+                + "(default: the address it serves on).", valueName: "http(s)://host[:port]"))
+    var publicURL: String?
     @OptionGroup var options: StoreOptions
 
     func validate() throws {
@@ -32,6 +40,10 @@ struct Serve: AsyncParsableCommand {
         guard maxRecordings > 0 else { throw ValidationError("--max-recordings takes a number from 1.") }
         guard idleMinutes > 0, idleMinutes <= 10_080 else {
             throw ValidationError("--idle-minutes takes a number of minutes above 0, at most a week (10080).")
+        }
+        if let publicURL {
+            guard let url = URL(string: publicURL), url.scheme == "http" || url.scheme == "https", url.host != nil
+            else { throw ValidationError("--public-url takes an http(s) address, such as http://10.0.0.2:8080.") }
         }
     }
 
@@ -61,12 +73,36 @@ struct Serve: AsyncParsableCommand {
                 RecordMeeting.Env(
                     clock: clock, speech: speech(standupID), sound: .silent, now: { Date() }, uuid: { UUID() })
             })
-        let host = try await WebHost.start(
-            app: StandupsWeb(env: env, microphones: microphones), port: port,
-            limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000))),
-            logger: Logger(label: "oak.standups.web"))
+        // With several processes on one database, each stand-up's meetings
+        // run in the process that claimed them; the others send their
+        // viewers there.
+        let address = Mutex(publicURL ?? "")
+        let homes: PostgresMeetingHomes?
+        if let database = storage.postgres?.database {
+            do {
+                homes = try await PostgresMeetingHomes.open(database, address: { address.withLock { $0 } })
+            } catch {
+                await storage.close()
+                throw CommandError("\(error)")
+            }
+        } else {
+            homes = nil
+        }
+        let host: WebHost<StandupsWeb>
+        do {
+            host = try await WebHost.start(
+                app: StandupsWeb(env: env, microphones: microphones, homes: homes?.port ?? .here), port: port,
+                limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000))),
+                logger: Logger(label: "oak.standups.web"))
+        } catch {
+            await storage.close()
+            throw error
+        }
+        address.withLock { if $0.isEmpty { $0 = host.baseURL } }
         // Written at once, not buffered: a script waits for this line.
         FileHandle.standardOutput.write(Data("Oak Standups: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
         try await host.wait()
+        await homes?.close()
+        await storage.close()
     }
 }

@@ -24,12 +24,19 @@ public struct StandupsWeb: WebApplication {
     /// The meetings' microphones: what the viewers' browsers send, heard
     /// by the meetings' recognisers (the injector gives both the same).
     public let microphones: RemoteMicrophones
+    /// Where each stand-up's meetings run: here, or in another process of
+    /// the app serving the same database.
+    public let homes: MeetingHomes
 
     /// The app over the features' ports `env`, its meetings hearing the
-    /// browsers through `microphones`.
-    public init(env: AppFeature.Env, microphones: RemoteMicrophones = RemoteMicrophones()) {
+    /// browsers through `microphones`, run where `homes` says (here, by
+    /// default).
+    public init(
+        env: AppFeature.Env, microphones: RemoteMicrophones = RemoteMicrophones(), homes: MeetingHomes = .here
+    ) {
         environment = env
         self.microphones = microphones
+        self.homes = homes
     }
 
     /// "Oak Standups".
@@ -65,6 +72,20 @@ public struct StandupsWeb: WebApplication {
         StandupsWebView.perform(
             form.fields, in: state, intents: StandupsIntents(for: state, proxy: session.proxy, current: session.current)
         )
+    }
+
+    /// The intents that start or join a stand-up's meeting are performed
+    /// in the process its meetings run in: this one, once it has claimed
+    /// them, or the one that holds them, where the browser is sent (a
+    /// meeting runs in exactly one process).
+    public func redirect(for form: WebForm, in state: AppFeature.State) async -> String? {
+        guard form.intent == "detail.start" || form.intent == "detail.continue",
+            case .detail(_, let detail)? = state.top
+        else { return nil }
+        switch await homes.claim(detail.standup.id) {
+        case .here: return nil
+        case .elsewhere(let address): return address.hasSuffix("/") ? address : address + "/"
+        }
     }
 
     /// The microphone of a meeting page: while the meeting on top records,

@@ -211,7 +211,9 @@ public final class PostgresAppDatabase: Sendable {
         return configuration
     }
 
-    static func connectionConfiguration(_ location: PostgresLocation) -> PostgresConnection.Configuration {
+    /// The configuration of a connection of its own to `location` (one
+    /// that holds session-level locks, say), outside the pool.
+    public static func connectionConfiguration(_ location: PostgresLocation) -> PostgresConnection.Configuration {
         PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: location.database, tls: .disable)
@@ -252,8 +254,8 @@ public final class PostgresAppDatabase: Sendable {
         return !(state.hasPrefix("08") || state.hasPrefix("57P") || state == "3D000" || state.hasPrefix("53"))
     }
 
-    /// The server's message, or the error's description.
-    static func reason(_ error: any Error) -> String {
+    /// The server's message, or the error's description: for a person.
+    public static func reason(_ error: any Error) -> String {
         if let transaction = error as? PostgresTransactionError {
             if let inner = transaction.closureError ?? transaction.commitError ?? transaction.beginError {
                 return reason(inner)

@@ -185,6 +185,33 @@ struct PostgresStandupsTests {
         await admin.close()
     }
 
+    @Test func aStandupsMeetingsHaveOneHomeUntilItsProcessGoes() async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            let (first, _) = try await Self.open(location)
+            let (second, _) = try await Self.open(location)
+            let a = try await PostgresMeetingHomes.open(first, address: { "http://a.test:1" })
+            let b = try await PostgresMeetingHomes.open(second, address: { "http://b.test:2" })
+            let daily = UUID()
+            let retro = UUID()
+            // Claimed by the first to ask, at once; the other is told where.
+            async let fromA = a.claim(daily)
+            async let fromB = b.claim(daily)
+            let homes = await [fromA, fromB]
+            #expect(homes.filter { $0 == .here }.count == 1, "\(homes)")
+            #expect(homes.contains(.elsewhere("http://a.test:1")) || homes.contains(.elsewhere("http://b.test:2")))
+            let holder = homes[0] == .here ? a : b
+            let other = homes[0] == .here ? b : a
+            #expect(await holder.claim(daily) == .here)  // kept
+            #expect(await other.claim(retro) == .here)  // another stand-up, another home
+            // The holder goes (its connection with it): the next claim wins.
+            await holder.close()
+            #expect(await other.claim(daily) == .here)
+            await other.close()
+            await first.close()
+            await second.close()
+        }
+    }
+
     static func open(_ location: PostgresLocation) async throws -> (PostgresAppDatabase, PostgresStandups) {
         let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
         return (database, try await PostgresStandups.open(database, logger: PostgresTestServer.logger))
