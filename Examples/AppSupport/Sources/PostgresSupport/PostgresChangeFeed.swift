@@ -1,7 +1,7 @@
 // What several processes change, pushed to each of them: every follower of
-// a feed gets the value now, then the value after each change any process
-// announced on the feed's channel (NOTIFY), read again once per burst of
-// notifications. A process's followers share one LISTEN connection and one
+// a feed gets the value now (read once it follows), then the value after
+// each change any process announced on the feed's channel (NOTIFY), read
+// again once per burst of notifications. A process's followers share one LISTEN connection and one
 // reader, started by the first follower and stopped after the last — a
 // server's thousand sessions hold one connection, not a thousand.
 
@@ -29,9 +29,17 @@ public final class PostgresChangeFeed<Value: Sendable & Equatable>: Sendable {
 
     private struct Followers {
         var continuations: [Int: AsyncStream<Value>.Continuation] = [:]
+        /// Followers that have not had a value yet, with the number of reads
+        /// started before they came: they get the first value read after,
+        /// even when it is the latest.
+        var waiting: [Int: Int] = [:]
+        /// Reads started so far.
+        var reads = 0
         var nextID = 0
         var latest: Value?
         var task: Task<Void, Never>?
+        /// Wakes the reader; set while it runs.
+        var wake: AsyncStream<Void>.Continuation?
     }
 
     /// A feed of `read`'s value, read again after each notification on
@@ -53,16 +61,22 @@ public final class PostgresChangeFeed<Value: Sendable & Equatable>: Sendable {
     /// How many follow now.
     public var followers: Int { state.withLock { $0.continuations.count } }
 
-    /// The value now (once read), then after each change, until the stream
-    /// is dropped; a value is not sent twice in a row.
+    /// The value now (read for this follower: a value read for others
+    /// before may be older than what the follower read itself), then after
+    /// each change, until the stream is dropped; a value is not sent twice
+    /// in a row.
     public func follow() -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = state.withLock { followers in
             let id = followers.nextID
             followers.nextID += 1
             followers.continuations[id] = continuation
-            if let latest = followers.latest { continuation.yield(latest) }
-            if followers.task == nil { followers.task = Task { [weak self] in await self?.run() } }
+            followers.waiting[id] = followers.reads
+            if followers.task == nil {
+                followers.task = Task { [weak self] in await self?.run() }
+            } else {
+                followers.wake?.yield()
+            }
             return id
         }
         continuation.onTermination = { [weak self] _ in self?.unfollow(id) }
@@ -72,10 +86,12 @@ public final class PostgresChangeFeed<Value: Sendable & Equatable>: Sendable {
     private func unfollow(_ id: Int) {
         let task = state.withLock { followers -> Task<Void, Never>? in
             followers.continuations[id] = nil
+            followers.waiting[id] = nil
             guard followers.continuations.isEmpty else { return nil }
             defer {
                 followers.task = nil
                 followers.latest = nil
+                followers.wake = nil
             }
             return followers.task
         }
@@ -86,6 +102,7 @@ public final class PostgresChangeFeed<Value: Sendable & Equatable>: Sendable {
     /// wake-up that holds at most one, however many signals came.
     private func run() async {
         let (wakeUps, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        state.withLock { $0.wake = wake }
         let signals = database.notifications(on: channel)
         await withDiscardingTaskGroup { group in
             group.addTask {
@@ -94,8 +111,9 @@ public final class PostgresChangeFeed<Value: Sendable & Equatable>: Sendable {
             }
             group.addTask { [read, logger, channel] in
                 for await _ in wakeUps {
+                    let number = self.startRead()
                     do {
-                        self.publish(try await read())
+                        self.publish(try await read(), read: number)
                     } catch {
                         logger.notice(
                             "A change could not be read; reading at the next one.",
@@ -106,11 +124,29 @@ public final class PostgresChangeFeed<Value: Sendable & Equatable>: Sendable {
         }
     }
 
-    private func publish(_ value: Value) {
+    /// Counts a read that starts now; its number.
+    private func startRead() -> Int {
         state.withLock { followers in
-            guard followers.task != nil, followers.latest != value else { return }
-            followers.latest = value
-            for continuation in followers.continuations.values { continuation.yield(value) }
+            followers.reads += 1
+            return followers.reads
+        }
+    }
+
+    /// Sends `value`, the result of read `number`, to the followers that
+    /// came before the read started: to each when it changed, else to
+    /// those that have had none yet.
+    private func publish(_ value: Value, read number: Int) {
+        state.withLock { followers in
+            guard followers.task != nil else { return }
+            // A follower that came after the read started may have read a
+            // newer value itself: it waits for the read its coming woke.
+            let tooLate = Set(followers.waiting.filter { $0.value >= number }.map(\.key))
+            let changed = followers.latest != value
+            if changed { followers.latest = value }
+            for (id, continuation) in followers.continuations where !tooLate.contains(id) {
+                if changed || followers.waiting[id] != nil { continuation.yield(value) }
+            }
+            followers.waiting = followers.waiting.filter { tooLate.contains($0.key) }
         }
     }
 }
