@@ -38,15 +38,10 @@ struct Sources: ParsableArguments {
                 + "names it.", valueName: "postgres://user[:password]@host[:port]/database"))
     var database: String?
 
-    /// The PostgreSQL database favourites are kept in, if any.
-    func databaseLocation(
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> PostgresLocation? {
-        guard let url = database ?? environment["DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            return nil
-        }
+    /// The PostgreSQL database the favourites are kept in, if any.
+    func databaseLocation() throws -> PostgresLocation? {
         do {
-            return try PostgresLocation(url)
+            return try PostgresLocation.given(option: database)
         } catch {
             throw ValidationError("--database: \(error)")
         }

@@ -57,14 +57,9 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The PostgreSQL database the stand-ups are kept in, if any.
-    func databaseLocation(
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> PostgresLocation? {
-        guard let url = database ?? environment["DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            return nil
-        }
+    func databaseLocation() throws -> PostgresLocation? {
         do {
-            return try PostgresLocation(url)
+            return try PostgresLocation.given(option: database)
         } catch {
             throw ValidationError("--database: \(error)")
         }

@@ -46,6 +46,18 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         self.database = database
     }
 
+    /// The location a program was given: its `--database` option's URL, else
+    /// `DATABASE_URL` from `environment` (when set and not empty), else
+    /// `nil` (the program keeps its data elsewhere).
+    ///
+    /// - Throws: ``PostgresLocationError`` for a URL that is not one.
+    public static func given(
+        option: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(PostgresLocationError) -> PostgresLocation? {
+        guard let url = option ?? environment["DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        return try PostgresLocation(url)
+    }
+
     /// The URL, its password left out.
     public var description: String {
         let user = username.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? username

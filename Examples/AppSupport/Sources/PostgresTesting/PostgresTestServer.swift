@@ -67,6 +67,37 @@ public enum PostgresTestServer {
     }
 }
 
+extension PostgresTestServer {
+    /// Drops the database at `location` now, closing every connection to
+    /// it (what a database that is gone looks like to its users).
+    public static func drop(_ location: PostgresLocation) async throws {
+        let admin = try await PostgresAppDatabase.open(try self.location(), logger: logger)
+        do {
+            try await admin.client.query(
+                PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(location.database) WITH (FORCE)"), logger: logger)
+        } catch {
+            await admin.close()
+            throw error
+        }
+        await admin.close()
+    }
+
+    /// Closes every connection to the database at `location` (what a
+    /// restarted server or a network failure does to them).
+    public static func killConnections(to location: PostgresLocation) async throws {
+        let admin = try await PostgresAppDatabase.open(try self.location(), logger: logger)
+        do {
+            try await admin.client.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(location.database)",
+                logger: logger)
+        } catch {
+            await admin.close()
+            throw error
+        }
+        await admin.close()
+    }
+}
+
 /// Why the test server cannot be used.
 public enum PostgresTestServerError: Error, CustomStringConvertible {
     /// `OAK_TEST_POSTGRES` is not set.

@@ -137,38 +137,28 @@ struct PostgresAppDatabaseTests {
         try await PostgresTestServer.withScratchDatabase { location in
             let database = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
             for _ in 0..<3 { _ = try await database.perform { try await Self.one($0) } }
-            let admin = try await TestServer.open()
-            try await admin.client.query(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(location.database)",
-                logger: TestServer.logger)
+            try await PostgresTestServer.killConnections(to: location)
             // The pool's connections are dead; the next statement is run
             // on a new one.
             #expect(try await database.perform { try await Self.one($0) } == 1)
-            await admin.close()
             await database.close()
         }
     }
 
     @Test func aDatabaseThatIsGoneIsATypedErrorWithinTheDeadline() async throws {
-        let server = try PostgresTestServer.location()
-        let admin = try await TestServer.open()
-        let name = "oak_test_gone_\(UUID().uuidString.prefix(8).lowercased())"
-        try await admin.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: TestServer.logger)
-        var location = server
-        location.database = name
-        let database = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
-        try await admin.client.query(
-            PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: TestServer.logger)
-        let start = ContinuousClock.now
-        await #expect {
-            try await database.perform(within: .seconds(1)) { try await Self.one($0) }
-        } throws: { error in
-            guard case .unreachable(let place, _)? = error as? PostgresAppDatabaseError else { return false }
-            return place == location && "\(error)".contains("cannot be reached")
+        try await PostgresTestServer.withScratchDatabase { location in
+            let database = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
+            try await PostgresTestServer.drop(location)
+            let start = ContinuousClock.now
+            await #expect {
+                try await database.perform(within: .seconds(1)) { try await Self.one($0) }
+            } throws: { error in
+                guard case .unreachable(let place, _)? = error as? PostgresAppDatabaseError else { return false }
+                return place == location && "\(error)".contains("cannot be reached")
+            }
+            #expect(ContinuousClock.now - start < .seconds(3))
+            await database.close()
         }
-        #expect(ContinuousClock.now - start < .seconds(3))
-        await database.close()
-        await admin.close()
     }
 
     @Test func aFeedPushesWhatAnotherProcessChangedToEveryFollowerOverOneConnection() async throws {

@@ -130,11 +130,7 @@ struct PostgresFavouritesTests {
             #expect(await changes.next() == [1])
             // Every connection to the database is killed: the pools' and
             // the listening one.
-            let admin = try await PostgresAppDatabase.open(
-                try PostgresTestServer.location(), logger: PostgresTestServer.logger)
-            try await admin.client.query(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(location.database)",
-                logger: PostgresTestServer.logger)
+            try await PostgresTestServer.killConnections(to: location)
             try await firstStore.add(favourite(2, addedAt: 1))
             // Pushed, whether the listener heard it or read it again once
             // it listened anew.
@@ -142,37 +138,29 @@ struct PostgresFavouritesTests {
             while seen != [2, 1], let next = await changes.next() { seen = next }
             #expect(seen == [2, 1])
             #expect(try await secondStore.all().map(\.number) == [2, 1])
-            await admin.close()
             await first.close()
             await second.close()
         }
     }
 
     @Test func aDatabaseThatIsGoneIsATypedErrorWithinTheDeadline() async throws {
-        let server = try PostgresTestServer.location()
-        let admin = try await PostgresAppDatabase.open(server, logger: PostgresTestServer.logger)
-        let name = "oak_test_gone_\(UUID().uuidString.prefix(8).lowercased())"
-        try await admin.client.query(
-            PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: PostgresTestServer.logger)
-        var location = server
-        location.database = name
-        let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
-        let store = try await PostgresFavourites.open(
-            database, deadline: .seconds(1), logger: PostgresTestServer.logger)
-        try await store.add(favourite(1))
-        try await admin.client.query(
-            PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: PostgresTestServer.logger)
-        let start = ContinuousClock.now
-        await #expect {
-            try await store.add(favourite(2))
-        } throws: { error in
-            guard case .unreachable(let place, _)? = error as? PersistenceError else { return false }
-            return place == "\(location)" && "\(error)".contains("--database")
+        try await PostgresTestServer.withScratchDatabase { location in
+            let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
+            let store = try await PostgresFavourites.open(
+                database, deadline: .seconds(1), logger: PostgresTestServer.logger)
+            try await store.add(favourite(1))
+            try await PostgresTestServer.drop(location)
+            let start = ContinuousClock.now
+            await #expect {
+                try await store.add(favourite(2))
+            } throws: { error in
+                guard case .unreachable(let place, _)? = error as? PersistenceError else { return false }
+                return place == "\(location)" && "\(error)".contains("--database")
+            }
+            await #expect(throws: PersistenceError.self) { _ = try await store.all() }
+            #expect(ContinuousClock.now - start < .seconds(4))
+            await database.close()
         }
-        await #expect(throws: PersistenceError.self) { _ = try await store.all() }
-        #expect(ContinuousClock.now - start < .seconds(4))
-        await database.close()
-        await admin.close()
     }
 
     /// Runs `body` with a store on a database of its own.

@@ -148,41 +148,30 @@ struct PostgresStandupsTests {
         try await PostgresTestServer.withScratchDatabase { location in
             let (database, store) = try await Self.open(location)
             try await store.save([.add(.mock)])
-            let admin = try await PostgresAppDatabase.open(
-                try PostgresTestServer.location(), logger: PostgresTestServer.logger)
-            try await admin.client.query(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(location.database)",
-                logger: PostgresTestServer.logger)
+            try await PostgresTestServer.killConnections(to: location)
             try await store.save([.add(.engineeringMock)])
             #expect(try await store.load() == [.mock, .engineeringMock])
-            await admin.close()
             await database.close()
         }
     }
 
     @Test func aDatabaseThatIsGoneIsATypedFailureWithinTheDeadline() async throws {
-        let server = try PostgresTestServer.location()
-        let admin = try await PostgresAppDatabase.open(server, logger: PostgresTestServer.logger)
-        let name = "oak_test_gone_\(UUID().uuidString.prefix(8).lowercased())"
-        try await admin.client.query(
-            PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: PostgresTestServer.logger)
-        var location = server
-        location.database = name
-        let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
-        let store = try await PostgresStandups.open(database, deadline: .seconds(1), logger: PostgresTestServer.logger)
-        try await admin.client.query(
-            PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: PostgresTestServer.logger)
-        let start = ContinuousClock.now
-        await #expect {
-            try await store.save([.add(.mock)])
-        } throws: { error in
-            guard let failure = error as? StoreFailure else { return false }
-            return failure.summary.contains("cannot be reached") && failure.detail.contains("\(location)")
-                && failure.detail.contains("--database") && !failure.isDamaged
+        try await PostgresTestServer.withScratchDatabase { location in
+            let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
+            let store = try await PostgresStandups.open(
+                database, deadline: .seconds(1), logger: PostgresTestServer.logger)
+            try await PostgresTestServer.drop(location)
+            let start = ContinuousClock.now
+            await #expect {
+                try await store.save([.add(.mock)])
+            } throws: { error in
+                guard let failure = error as? StoreFailure else { return false }
+                return failure.summary.contains("cannot be reached") && failure.detail.contains("\(location)")
+                    && failure.detail.contains("--database") && !failure.isDamaged
+            }
+            #expect(ContinuousClock.now - start < .seconds(3))
+            await database.close()
         }
-        #expect(ContinuousClock.now - start < .seconds(3))
-        await database.close()
-        await admin.close()
     }
 
     @Test func aStandupsMeetingsHaveOneHomeUntilItsProcessGoes() async throws {
