@@ -1,6 +1,7 @@
 // The injector: parses options, builds the adapters (the offline catalog or
-// xkcd.com; the SQLite store, or PostgreSQL with --database), injects them into the features' ports and
-// starts the front end. No feature logic lives here.
+// xkcd.com; the SQLite store, or PostgreSQL with --database), injects them
+// into the features' ports and starts the front end. No feature logic
+// lives here.
 
 import ArgumentParser
 import ComicsScene

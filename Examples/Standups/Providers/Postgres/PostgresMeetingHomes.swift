@@ -85,7 +85,8 @@ public actor PostgresMeetingHomes {
             if taken {
                 try await connection.query(
                     """
-                    INSERT INTO meeting_home (standup_id, address, pid) VALUES (\(standupID), \(address()), pg_backend_pid())
+                    INSERT INTO meeting_home (standup_id, address, pid)
+                    VALUES (\(standupID), \(address()), pg_backend_pid())
                     ON CONFLICT (standup_id) DO UPDATE
                         SET address = excluded.address, pid = excluded.pid, claimed_at = now()
                     """, logger: logger)
