@@ -146,8 +146,7 @@ protocol _RunnableEffect {
     /// `executeSync`. (A step type that carried the suspending work out of
     /// `executeSync` would leave no such case, but a switch case that moves
     /// a payload out makes Swift copy the whole effect before the switch, on
-    /// every step: W2 went from 25 to 30–33 ns per step in OakProfile A/B
-    /// runs. Decision 0016.)
+    /// every step, which OakProfile's W2 measured; decision 0016.)
     func executeAsync(
         _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
     ) async throws -> _Outcome<T.Event>

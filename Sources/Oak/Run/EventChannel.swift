@@ -56,10 +56,6 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     @usableFromInline
     let state: LockedState<Locked>
 
-    /// The buffer size the proxy was created with (may be invalid).
-    @usableFromInline
-    let capacity: Int
-
     /// What the run loop reads before every event without taking the lock,
     /// packed in one atomic word: the stop-request bit (raised when the state
     /// machine says a stop is pending) and, below it, how many events the
@@ -96,7 +92,6 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     var takenCount: Int { shared.load(ordering: .relaxed) & (Self.stopBit - 1) }
 
     init(bufferSize: Int) {
-        capacity = bufferSize
         state = LockedState(Locked(machine: Machine(capacity: bufferSize)))
     }
 
@@ -390,7 +385,8 @@ public final class _EventChannel<Event>: @unchecked Sendable {
 
     /// Registers operation `number` before its task exists, and cancels the
     /// running operation with the same `id`, which it replaces. Returns the
-    /// number of the replaced operation.
+    /// replaced operation (its number and id), if there was one, for the loop
+    /// to remove the events of it that it has already taken.
     @inlinable
     func reserve(_ number: UInt64, id: EffectID?) -> _CancelledOperation? {
         guard let replaced = state.withLock({ $0.machine.reserveOperation(number, id: id) }) else { return nil }

@@ -1,9 +1,12 @@
 // The pure state machine of one run: its lifecycle, its bounded event buffer,
 // the senders waiting for room, the parked run loop and the registry of
 // running operations. It takes every decision and performs none: no lock, no
-// continuation resumed, no task cancelled. Each mutating method is named for
-// what happened and returns what the storage (`EventChannel.swift`) must do,
-// which the storage does after releasing its lock. Read `Lifecycle` first.
+// continuation resumed, no task cancelled. Its mutating methods say what
+// happened (`send`, `finishInput`, `stop`, `taskCancelled`, …) or what the
+// run loop or an operation asks of it (`refill`, `park`, `identify`,
+// `markCancelled`), and return what the storage (`EventChannel.swift`) must
+// do, which the storage does after releasing its lock. Read `Lifecycle`
+// first.
 
 import DequeModule
 
