@@ -1,3 +1,9 @@
+// How the run loop executes an effect: the context an effect runs in (the
+// environment, the run's input, its isolation, the operations it cancelled),
+// the outcome it gives back (events to process next), and the protocol that
+// lets the loop execute the two effect types (`Effect` and the pure
+// transducers' none) without suspending when the effect does not need to.
+
 /// What executing an effect gives the run loop: events to process next.
 @usableFromInline
 enum _Outcome<Event> {

@@ -1,3 +1,7 @@
+// What an operation's task needs from its run once started: sending its
+// failure, leaving the registry when it ends, and recording for an
+// inspecting test; and the library's logger.
+
 import Logging
 
 /// The library's logger. Made on each use (only slow paths log) so that it

@@ -1,3 +1,8 @@
+// The run loop every `run` overload shares: it attaches to the run's storage
+// (`EventChannel.swift`), takes events in batches, steps the transducer —
+// `update`, the output, the effect (`EffectExecution.swift`) — and, at the
+// end, closes the input and cancels and awaits the operations still running.
+
 import Atomics
 import DequeModule
 

@@ -1,3 +1,6 @@
+// Where the run loop keeps the state while it runs: a local value, or the
+// storage of a host that shows it.
+
 /// Where the run loop keeps the state: in a local value, or in storage owned
 /// by a host. Specialised per run, so the local case costs nothing.
 @usableFromInline
