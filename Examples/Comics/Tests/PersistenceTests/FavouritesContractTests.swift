@@ -80,7 +80,7 @@ enum FavouritesRule: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("The favourites' store port, on every adapter")
+@Suite("The favourites' store port, on every adapter", .timeLimit(.minutes(1)))
 struct FavouritesContractTests {
     @Test(arguments: FavouritesRule.allCases)
     func inMemory(_ rule: FavouritesRule) async throws {

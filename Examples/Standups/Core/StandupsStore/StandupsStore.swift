@@ -145,16 +145,22 @@ public final class StandupsStore: Sendable {
         return stream
     }
 
-    /// Starts the observation and the watch every follower shares.
+    /// Starts the observation and the watch every follower shares. The
+    /// watch reads its first version before the observation reads its first
+    /// list: a commit made by another connection in between is seen as a
+    /// change (read from the watch's connection after the list, it would be
+    /// taken for the version the list already shows, and never sent).
     private func startFollowing(_ pool: DatabasePool, every interval: Duration) {
+        let watch = Self.openWatch(path: path)
         let observation = ValueObservation.trackingConstantRegion { db in try Self.fetchAll(db) }
             .removeDuplicates()
         let cancellable = observation.start(
             in: pool, scheduling: .async(onQueue: DispatchQueue(label: "oak-standups.updates")),
             onError: { [weak self] _ in self?.endFollowing() },
             onChange: { [weak self] standups in self?.publish(standups) })
-        let watcher = Task.detached { [path] in
-            await Self.watchOtherProcesses(path: path, pool: pool, every: interval)
+        let watcher = Task.detached {
+            guard let (connection, version) = watch else { return }
+            await Self.watchOtherProcesses(connection, from: version, pool: pool, every: interval)
         }
         let stale = followers.withLock { followers -> Following? in
             guard !followers.continuations.isEmpty, followers.observation == nil else {
@@ -206,24 +212,37 @@ public final class StandupsStore: Sendable {
         for continuation in continuations { continuation.finish() }
     }
 
-    /// Reads `PRAGMA data_version` every `interval` on a read-only
-    /// connection of its own and, when another connection has committed
-    /// meanwhile, tells the pool's observations to fetch again (in order
-    /// with the commits they saw themselves: a follower never gets an
-    /// older list after a newer one). Stops when cancelled or when the file
-    /// cannot be read any more.
-    private static func watchOtherProcesses(path: String, pool: DatabasePool, every interval: Duration) async {
+    /// A read-only connection of its own to the file at `path`, and its
+    /// `PRAGMA data_version` now; `nil` when the file cannot be read.
+    private static func openWatch(path: String) -> (DatabaseQueue, Int)? {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "oak-standups.watch"
-        guard let watch = try? DatabaseQueue(path: path, configuration: configuration) else { return }
-        defer { try? watch.close() }
-        func version() -> Int? {
-            try? watch.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        guard let watch = try? DatabaseQueue(path: path, configuration: configuration) else { return nil }
+        guard let version = version(of: watch) else {
+            try? watch.close()
+            return nil
         }
-        guard var seen = version() else { return }
+        return (watch, version)
+    }
+
+    private static func version(of watch: DatabaseQueue) -> Int? {
+        try? watch.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+    }
+
+    /// Reads `PRAGMA data_version` every `interval` on `watch`, a read-only
+    /// connection of its own, and, when it differs from `seen` (another
+    /// connection has committed meanwhile), tells the pool's observations to
+    /// fetch again (in order with the commits they saw themselves: a
+    /// follower never gets an older list after a newer one). Stops when
+    /// cancelled or when the file cannot be read any more; closes `watch`.
+    private static func watchOtherProcesses(
+        _ watch: DatabaseQueue, from seen: Int, pool: DatabasePool, every interval: Duration
+    ) async {
+        defer { try? watch.close() }
+        var seen = seen
         while (try? await Task.sleep(for: interval)) != nil {
-            guard let now = version() else { return }
+            guard let now = version(of: watch) else { return }
             guard now != seen else { continue }
             seen = now
             // This process's own commits change the version too; the

@@ -103,7 +103,7 @@ enum StandupsRule: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("The stand-ups' store port, on every adapter")
+@Suite("The stand-ups' store port, on every adapter", .timeLimit(.minutes(1)))
 struct StandupsPortContractTests {
     @Test(arguments: StandupsRule.allCases)
     func inMemory(_ rule: StandupsRule) async throws {
