@@ -85,11 +85,12 @@ public final class PostgresFavourites: FavouritesStorage {
     /// Adds `favourite`, or replaces the title and date of the one with its
     /// number, and announces the change, in one transaction.
     public func add(_ favourite: StoredFavourite) async throws(PersistenceError) {
+        let favourite = favourite.keptToTheMillisecond
         try await change(number: favourite.number) { connection, logger in
             try await connection.query(
                 """
                 INSERT INTO favourite (number, title, added_at)
-                VALUES (\(favourite.number), \(favourite.title), \(Self.toTheMillisecond(favourite.addedAt)))
+                VALUES (\(favourite.number), \(favourite.title), \(favourite.addedAt))
                 ON CONFLICT (number) DO UPDATE SET title = excluded.title, added_at = excluded.added_at
                 """, logger: logger)
         }
@@ -109,14 +110,7 @@ public final class PostgresFavourites: FavouritesStorage {
     public func changes<Value: Sendable>(
         _ transform: @escaping @Sendable ([StoredFavourite]) -> Value
     ) -> AsyncStream<Value> {
-        let lists = feed.follow()
-        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { output in
-            let task = Task {
-                for await list in lists { output.yield(transform(list)) }
-                output.finish()
-            }
-            output.onTermination = { _ in task.cancel() }
-        }
+        feed.follow(transform)
     }
 
     // MARK: - Statements
@@ -152,11 +146,6 @@ public final class PostgresFavourites: FavouritesStorage {
             favourites.append(StoredFavourite(number: number, title: title, addedAt: added))
         }
         return favourites
-    }
-
-    /// The date as every store keeps it: to the millisecond.
-    static func toTheMillisecond(_ date: Date) -> Date {
-        Date(timeIntervalSinceReferenceDate: (date.timeIntervalSinceReferenceDate * 1000).rounded() / 1000)
     }
 
     static func failure(_ error: PostgresAppDatabaseError, _ location: PostgresLocation) -> PersistenceError {

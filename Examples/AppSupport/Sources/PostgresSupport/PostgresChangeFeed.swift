@@ -28,7 +28,8 @@ public final class PostgresChangeFeed<Value: Sendable & Equatable>: Sendable {
     private let state = Mutex(Followers())
 
     private struct Followers {
-        var continuations: [Int: AsyncStream<Value>.Continuation] = [:]
+        /// Each follower's way to take a value (made into what it follows).
+        var continuations: [Int: @Sendable (Value) -> Void] = [:]
         /// Followers that have not had a value yet, with the number of reads
         /// started before they came: they get the first value read after,
         /// even when it is the latest.
@@ -66,11 +67,20 @@ public final class PostgresChangeFeed<Value: Sendable & Equatable>: Sendable {
     /// each change, until the stream is dropped; a value is not sent twice
     /// in a row.
     public func follow() -> AsyncStream<Value> {
-        let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        follow { $0 }
+    }
+
+    /// ``follow()``, each value made into what the follower needs by
+    /// `transform` (on the reader's task, as it is sent: no task of its own
+    /// per follower).
+    public func follow<Element: Sendable>(
+        _ transform: @escaping @Sendable (Value) -> Element
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = state.withLock { followers in
             let id = followers.nextID
             followers.nextID += 1
-            followers.continuations[id] = continuation
+            followers.continuations[id] = { value in continuation.yield(transform(value)) }
             followers.waiting[id] = followers.reads
             if followers.task == nil {
                 followers.task = Task { [weak self] in await self?.run() }
@@ -135,18 +145,22 @@ public final class PostgresChangeFeed<Value: Sendable & Equatable>: Sendable {
     /// Sends `value`, the result of read `number`, to the followers that
     /// came before the read started: to each when it changed, else to
     /// those that have had none yet.
+    /// The followers are told after the lock is released (their transforms
+    /// run then); one reader publishes, so values keep their order.
     private func publish(_ value: Value, read number: Int) {
-        state.withLock { followers in
-            guard followers.task != nil else { return }
+        let told = state.withLock { followers -> [@Sendable (Value) -> Void] in
+            guard followers.task != nil else { return [] }
             // A follower that came after the read started may have read a
             // newer value itself: it waits for the read its coming woke.
             let tooLate = Set(followers.waiting.filter { $0.value >= number }.map(\.key))
             let changed = followers.latest != value
             if changed { followers.latest = value }
-            for (id, continuation) in followers.continuations where !tooLate.contains(id) {
-                if changed || followers.waiting[id] != nil { continuation.yield(value) }
+            let told = followers.continuations.filter { id, _ in
+                !tooLate.contains(id) && (changed || followers.waiting[id] != nil)
             }
             followers.waiting = followers.waiting.filter { tooLate.contains($0.key) }
+            return Array(told.values)
         }
+        for take in told { take(value) }
     }
 }

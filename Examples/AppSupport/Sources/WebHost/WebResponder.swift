@@ -146,7 +146,13 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
             logger.notice("An intent without the session's token was refused.")
             return Self.page(.forbidden, title: "Refused", text: "That request did not come from this page.")
         }
-        if let address = await session.redirect(for: form) {
+        switch await session.perform(form) {
+        case .performed(let result):
+            if Self.isFromScript(request) {
+                return Response(status: result == .sent ? .noContent : .conflict)
+            }
+            return Response(status: .seeOther, headers: [.location: "/"])
+        case .elsewhere(let address):
             guard let location = Self.redirectable(address) else {
                 logger.error("An intent's redirect was refused: not an http(s) address.")
                 return Self.page(.conflict, title: "Not here", text: "That cannot be done from this server.")
@@ -158,11 +164,6 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
             }
             return Response(status: .noContent, headers: [header: location])
         }
-        let result = await session.perform(form)
-        if Self.isFromScript(request) {
-            return Response(status: result == .sent ? .noContent : .conflict)
-        }
-        return Response(status: .seeOther, headers: [.location: "/"])
     }
 
     private func events(_ request: Request, context: Context) async -> Response {

@@ -141,18 +141,12 @@ actor WebSession<App: WebApplication>: TransducerHost {
         app.resource(at: path, in: storage.value)
     }
 
-    /// Invokes the intent `form` names, of the model of the current state;
-    /// `nil` when the state offers no such intent.
+    /// Performs the intent `form` names here, or says where it must be
+    /// performed instead (asked first, in the same turn of the session).
     @inline(never)
-    func perform(_ form: WebForm) -> IntentResult? {
-        app.perform(form, in: storage.value, session: context)
-    }
-
-    /// Where the intent `form` names must be performed instead of here, if
-    /// anywhere.
-    @inline(never)
-    func redirect(for form: WebForm) async -> String? {
-        await app.redirect(for: form, in: storage.value)
+    func perform(_ form: WebForm) async -> IntentDisposition {
+        if let address = await app.redirect(for: form, in: storage.value) { return .elsewhere(address) }
+        return .performed(app.perform(form, in: storage.value, session: context))
     }
 
     /// Opens the stream `name` of the current state's page; refused once
@@ -235,4 +229,13 @@ actor WebSession<App: WebApplication>: TransducerHost {
         listeners.removeAll()
         setOpenPages(0)
     }
+}
+
+/// What became of an intent a form posted.
+enum IntentDisposition: Equatable, Sendable {
+    /// Invoked here: the result, or `nil` when the state offers no such
+    /// intent.
+    case performed(IntentResult?)
+    /// To be performed by the server at this address.
+    case elsewhere(String)
 }
