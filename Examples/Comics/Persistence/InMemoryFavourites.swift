@@ -30,7 +30,7 @@ public final class InMemoryFavourites: FavouritesStorage {
     public func add(_ favourite: StoredFavourite) {
         change { favourites in
             favourites.removeAll { $0.number == favourite.number }
-            favourites = Self.ordered(favourites + [Self.toTheMillisecond(favourite)])
+            favourites = Self.ordered(favourites + [favourite.keptToTheMillisecond])
         }
     }
 
@@ -75,11 +75,4 @@ public final class InMemoryFavourites: FavouritesStorage {
         favourites.sorted { ($0.addedAt, $0.number) > ($1.addedAt, $1.number) }
     }
 
-    /// As a file keeps it: to the millisecond.
-    private static func toTheMillisecond(_ favourite: StoredFavourite) -> StoredFavourite {
-        var favourite = favourite
-        favourite.addedAt = Date(
-            timeIntervalSinceReferenceDate: (favourite.addedAt.timeIntervalSinceReferenceDate * 1000).rounded() / 1000)
-        return favourite
-    }
 }

@@ -23,4 +23,12 @@ public struct StoredFavourite: Equatable, Sendable {
         self.title = title
         self.addedAt = addedAt
     }
+
+    /// The favourite as every store keeps it: its date to the millisecond.
+    public var keptToTheMillisecond: StoredFavourite {
+        var kept = self
+        kept.addedAt = Date(
+            timeIntervalSinceReferenceDate: (addedAt.timeIntervalSinceReferenceDate * 1000).rounded() / 1000)
+        return kept
+    }
 }

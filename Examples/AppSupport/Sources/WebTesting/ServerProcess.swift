@@ -4,6 +4,7 @@
 
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -24,14 +25,10 @@ public final class ServerProcess: @unchecked Sendable {
     /// The address the server printed, without a trailing slash
     /// (`http://127.0.0.1:PORT`).
     public let baseURL: String
-    /// What the server wrote on standard error, once it has ended (for a
-    /// failing test's message).
-    private let errors: Pipe
 
-    private init(process: Process, baseURL: String, errors: Pipe) {
+    private init(process: Process, baseURL: String) {
         self.process = process
         self.baseURL = baseURL
-        self.errors = errors
     }
 
     /// Starts `executable` with `arguments` (and `environment` added to
@@ -52,17 +49,26 @@ public final class ServerProcess: @unchecked Sendable {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        // Standard error is read as it comes (a server that logs must never
+        // block on a full pipe); its last 16 kB say why it did not start.
+        let said = Mutex(Data())
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            said.withLock { $0 = ($0 + chunk).suffix(16_384) }
+        }
         try process.run()
         let address = await firstAddress(of: process, in: output.fileHandleForReading, within: timeout)
         guard let address else {
             process.terminate()
             process.waitUntilExit()
-            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw ServerProcessError.notReady(executable.lastPathComponent, said)
+            errors.fileHandleForReading.readabilityHandler = nil
+            throw ServerProcessError.notReady(
+                executable.lastPathComponent, String(decoding: said.withLock { $0 }, as: UTF8.self))
         }
-        // The rest of its output is not read: keep the pipe from filling.
+        // The rest of its output is not kept, only read.
         output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
-        return ServerProcess(process: process, baseURL: address, errors: errors)
+        errors.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        return ServerProcess(process: process, baseURL: address)
     }
 
     /// The process's identifier.

@@ -68,9 +68,6 @@ public actor PostgresMeetingHomes {
         MeetingHomes { standupID in await self.claim(standupID) }
     }
 
-    /// The stand-ups whose meetings this process holds.
-    public var held: Set<Standup.ID> { claimed }
-
     /// Where the meetings of `standupID` run: here when this process holds
     /// them or has just claimed them; else the address of the process that
     /// does. When the database cannot be reached, here (the meeting is not
