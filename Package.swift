@@ -31,7 +31,7 @@ let package = Package(
             ],
             swiftSettings: [
                 // Checks the run state machine's invariants after every
-                // transition (RunStateMachine.checkInvariants), as
+                // transition (EventChannelStateMachine.checkInvariants), as
                 // swift-collections does with COLLECTIONS_INTERNAL_CHECKS.
                 .define("OAK_INTERNAL_CHECKS", .when(configuration: .debug))
             ]

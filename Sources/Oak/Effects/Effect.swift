@@ -72,7 +72,8 @@ public struct Effect<T: EffectTransducer> {
 
     /// The kinds a ``Box`` holds: every kind that `Storage` does not store
     /// inline, and no other, so that executing a boxed effect has no case
-    /// that cannot happen.
+    /// that cannot happen. `Storage` and `Boxed` together are every kind of
+    /// effect, each in one place.
     @usableFromInline
     enum Boxed {
         case events([Event])
@@ -89,64 +90,31 @@ public struct Effect<T: EffectTransducer> {
         self.storage = storage
     }
 
+    /// An effect of a kind stored in a box.
     @inlinable
-    init(kind: Kind) {
-        switch kind {
-        case .event(let event): storage = .event(event)
-        case .action(let action): storage = .action(action)
-        case .perform(let body): storage = .perform(body)
-        case .asyncAction(let action): storage = .asyncAction(action)
-        case .operation(let operation) where operation.id == nil && operation.delay == nil:
-            storage = .operation(operation.body)
-        case .operation(let operation): storage = .boxed(Box(.operation(operation)))
-        case .events(let events): storage = .boxed(Box(.events(events)))
-        case .cancel(let id): storage = .boxed(Box(.cancel(id)))
-        case .isolatedAction(let action): storage = .boxed(Box(.isolatedAction(action)))
-        case .asyncActions(let action): storage = .boxed(Box(.asyncActions(action)))
-        case .combined(let effects): storage = .boxed(Box(.combined(effects)))
+    init(boxed kind: Boxed) {
+        self.storage = .boxed(Box(kind))
+    }
+
+    /// An operation: inline without an `id` or a delay, else boxed.
+    @inlinable
+    init(operation: Operation) {
+        if operation.id == nil && operation.delay == nil {
+            self.storage = .operation(operation.body)
+        } else {
+            self.storage = .boxed(Box(.operation(operation)))
         }
     }
 
-    /// What the effect does.
-    @usableFromInline
-    var kind: Kind {
+    /// The operation this effect starts, if it is one.
+    @inlinable
+    var operation: Operation? {
         switch storage {
-        case .event(let event): .event(event)
-        case .action(let action): .action(action)
-        case .perform(let body): .perform(body)
-        case .asyncAction(let action): .asyncAction(action)
-        case .operation(let body): .operation(Operation(id: nil, body: body))
+        case .operation(let body): Operation(id: nil, body: body)
         case .boxed(let box):
-            switch box.kind {
-            case .events(let events): .events(events)
-            case .operation(let operation): .operation(operation)
-            case .cancel(let id): .cancel(id)
-            case .isolatedAction(let action): .isolatedAction(action)
-            case .asyncActions(let action): .asyncActions(action)
-            case .combined(let effects): .combined(effects)
-            }
+            if case .operation(let operation) = box.kind { operation } else { nil }
+        default: nil
         }
-    }
-
-    /// Every kind of effect, as its constructors describe it; ``init(kind:)``
-    /// stores it inline or boxed, ``kind`` reads it back.
-    @usableFromInline
-    enum Kind {
-        case event(Event)
-        case events([Event])
-        case action((Env, Input) throws -> Event)
-        /// Synchronous work that returns no event; stored inline.
-        case perform(() -> Void)
-        /// An action on the isolation of `run`, which it receives.
-        case isolatedAction(@Sendable (Env, isolated any Actor) async throws -> sending [Event])
-        /// An action on an isolation of its own (`@isolated(any)`) that
-        /// returns one event; stored as written, inline.
-        case asyncAction(@Sendable @isolated(any) (Env) async throws -> sending Event)
-        /// An action on an isolation of its own that returns several events.
-        case asyncActions(@Sendable @isolated(any) (Env) async throws -> sending [Event])
-        case operation(Operation)
-        case cancel(EffectID)
-        case combined([Effect])
     }
 
     /// An operation: async work in a managed task.
@@ -197,7 +165,7 @@ extension Effect {
     /// the next one).
     @inlinable
     public static func events(_ events: Event...) -> Effect {
-        Effect(kind: .events(events))
+        Effect(boxed: .events(events))
     }
 
     /// An action: a synchronous closure that runs on the isolation of `run`,
@@ -231,7 +199,7 @@ extension Effect {
     /// returns several events, processed in order and depth first.
     @inlinable
     public init(action: @Sendable @escaping @isolated(any) (Env) async throws -> sending [Event]) where Env: Sendable {
-        self.init(kind: .asyncActions(action))
+        self.init(boxed: .asyncActions(action))
     }
 
     /// An action that runs on the isolation of `run`, which it receives as
@@ -255,7 +223,7 @@ extension Effect {
     @inlinable
     @_disfavoredOverload
     public init(isolatedAction action: @Sendable @escaping (Env, isolated any Actor) async throws -> sending Event) {
-        self.init(kind: .isolatedAction({ env, isolation in [try await action(env, isolation)] }))
+        self.init(boxed: .isolatedAction({ env, isolation in [try await action(env, isolation)] }))
     }
 
     /// An action that runs on the isolation of `run` and returns several
@@ -264,7 +232,7 @@ extension Effect {
     @inlinable
     @_disfavoredOverload
     public init(isolatedAction action: @Sendable @escaping (Env, isolated any Actor) async throws -> sending [Event]) {
-        self.init(kind: .isolatedAction(action))
+        self.init(boxed: .isolatedAction(action))
     }
 }
 
@@ -298,7 +266,7 @@ extension Effect {
         id: (some Hashable & Sendable)? = Optional<ID>.none,
         isolatedOperation operation: @Sendable @escaping (Env, Input, isolated any Actor) async throws -> Void
     ) {
-        self.init(kind: .operation(Operation(id: id.map(EffectID.init), body: .isolated(operation))))
+        self.init(operation: Operation(id: id.map(EffectID.init), body: .isolated(operation)))
     }
 
     /// An isolated operation that waits `duration` on `clock` before it runs.
@@ -314,7 +282,7 @@ extension Effect {
         clock: C = ContinuousClock()
     ) {
         self.init(
-            kind: .operation(
+            operation:
                 Operation(
                     id: id.map(EffectID.init),
                     body: .isolated({ env, input, isolation in
@@ -322,7 +290,7 @@ extension Effect {
                         try await operation(env, input, isolation)
                     }),
                     delay: duration
-                )))
+                ))
     }
 }
 
@@ -354,7 +322,7 @@ extension Effect where Env: Sendable {
         id: (some Hashable & Sendable)? = Optional<ID>.none,
         operation: @Sendable @escaping @isolated(any) (Env, Input) async throws -> Void
     ) {
-        self.init(kind: .operation(Operation(id: id.map(EffectID.init), body: .own(operation))))
+        self.init(operation: Operation(id: id.map(EffectID.init), body: .own(operation)))
     }
 
     /// An operation that waits `duration` on `clock` before it runs.
@@ -370,7 +338,7 @@ extension Effect where Env: Sendable {
         clock: C = ContinuousClock()
     ) {
         self.init(
-            kind: .operation(
+            operation:
                 Operation(
                     id: id.map(EffectID.init),
                     body: .own({ env, input in
@@ -378,7 +346,7 @@ extension Effect where Env: Sendable {
                         try await operation(env, input)
                     }),
                     delay: duration
-                )))
+                ))
     }
 }
 
@@ -388,7 +356,7 @@ extension Effect {
     /// Cancels the running operation with `id`; does nothing when none runs.
     @inlinable
     public static func cancelTask(_ id: some Hashable & Sendable) -> Effect {
-        Effect(kind: .cancel(EffectID(id)))
+        Effect(boxed: .cancel(EffectID(id)))
     }
 
     /// Executes `effects` in order within one computation cycle: actions run
@@ -401,21 +369,21 @@ extension Effect {
     /// ```
     @inlinable
     public static func sequence(_ effects: Effect...) -> Effect {
-        Effect(kind: .combined(effects))
+        Effect(boxed: .combined(effects))
     }
 
     /// Executes `effects` in order within one computation cycle; the same as
     /// ``sequence(_:)``.
     @inlinable
     public static func combine(_ effects: Effect...) -> Effect {
-        Effect(kind: .combined(effects))
+        Effect(boxed: .combined(effects))
     }
 
     /// Executes `effects` in order within one computation cycle; see
     /// ``sequence(_:)``.
     @inlinable
     public static func combine(_ effects: [Effect]) -> Effect {
-        Effect(kind: .combined(effects))
+        Effect(boxed: .combined(effects))
     }
 }
 
@@ -444,24 +412,23 @@ extension Effect where Env: Sendable {
         var immediate: [Effect] = []
         var bodies: [@Sendable (Env, Input, isolated any Actor) async throws -> Void] = []
         for effect in effects {
-            if case .operation(let operation) = effect.kind {
+            if let operation = effect.operation {
                 bodies.append(operation.body.uniform)
             } else {
                 immediate.append(effect)
             }
         }
         let chained = Effect(
-            kind: .operation(
-                Operation(
-                    id: id.map(EffectID.init),
-                    body: .isolated({ [bodies] env, input, isolation in
-                        for body in bodies {
-                            try Task.checkCancellation()
-                            try await body(env, input, isolation)
-                        }
-                    })
-                )))
-        return immediate.isEmpty ? chained : Effect(kind: .combined(immediate + [chained]))
+            operation: Operation(
+                id: id.map(EffectID.init),
+                body: .isolated({ [bodies] env, input, isolation in
+                    for body in bodies {
+                        try Task.checkCancellation()
+                        try await body(env, input, isolation)
+                    }
+                })
+            ))
+        return immediate.isEmpty ? chained : Effect(boxed: .combined(immediate + [chained]))
     }
 }
 
@@ -475,7 +442,3 @@ extension Effect.Operation.Body where T.Env: Sendable {
         }
     }
 }
-
-/// The former name of ``Effect``, kept for code written against earlier
-/// versions of this module.
-public typealias TransducerEffect<T: EffectTransducer> = Effect<T>

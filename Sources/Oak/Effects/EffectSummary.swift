@@ -67,15 +67,20 @@ extension Effect {
     /// - Complexity: O(n) in the number of parts of a combination; reading
     ///   it costs the run nothing, since the run never asks.
     public var summary: EffectSummary<Event> {
-        switch kind {
+        switch storage {
         case .event(let event): .event(event)
-        case .events(let events): .events(events)
         case .action, .perform: .action
-        case .asyncAction, .asyncActions: .asyncAction
-        case .isolatedAction: .isolatedAction
-        case .operation(let operation): .operation(id: operation.id, delay: operation.delay as? Duration)
-        case .cancel(let id): .cancelTask(id)
-        case .combined(let effects): .combined(effects.map(\.summary))
+        case .asyncAction: .asyncAction
+        case .operation: .operation(id: nil, delay: nil)
+        case .boxed(let box):
+            switch box.kind {
+            case .events(let events): .events(events)
+            case .asyncActions: .asyncAction
+            case .isolatedAction: .isolatedAction
+            case .operation(let operation): .operation(id: operation.id, delay: operation.delay as? Duration)
+            case .cancel(let id): .cancelTask(id)
+            case .combined(let effects): .combined(effects.map(\.summary))
+            }
         }
     }
 }

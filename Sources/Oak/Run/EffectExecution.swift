@@ -317,52 +317,52 @@ extension Effect: _RunnableEffect {
         return nil
     }
 
+    /// Reached only for what `executeSync` returned `nil` for (see
+    /// `execute`): every other kind falls through to `executeSync`.
     @inlinable
     func executeAsync(
         _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
     ) async throws -> _Outcome<T.Event> {
-        let box: Box
         switch storage {
-        case .boxed(let boxed):
-            box = boxed
         case .action(let action):
-            // Here only for a run without isolation whose isolated effects
-            // already use the run's actor (see `executeSync`): the action
-            // runs on that actor too.
-            guard isolation == nil, let runActor = context.runActor else {
-                return try executeSync(&context, isolation: isolation) ?? .noEvent
-            }
+            // A run without isolation whose isolated effects already use the
+            // run's actor (see `executeSync`): the action runs on that actor
+            // too.
+            guard isolation == nil, let runActor = context.runActor else { break }
             if context.isInspecting { context.recordActionStarted() }
             // Safety: see `_RunActor.perform`.
             let call = _AssumedSendable((action, context.env, context.input))
             return .one(try await runActor.perform(call).value)
         case .asyncAction(let action):
             return .one(try await Self.perform(action, &context, isolation: isolation))
-        case .event, .operation, .perform:
-            return try executeSync(&context, isolation: isolation) ?? .noEvent
-        }
-        switch box.kind {
-        case .events, .operation, .cancel:
-            return try executeSync(&context, isolation: isolation) ?? .noEvent
-        case .isolatedAction(let action):
-            if context.isInspecting { context.recordActionStarted() }
-            // Safety: `env` stays on the run's isolation (the action runs
-            // there), or, in a run without isolation, is `Sendable` (only
-            // such an `Env` can start a run without isolation).
-            nonisolated(unsafe) let env = context.env
-            return .many(try await action(env, context.actor(for: isolation)))
-        case .asyncActions(let action):
-            if context.isInspecting { context.recordActionStarted() }
-            // Safety: see `perform`.
-            nonisolated(unsafe) let env = context.env
-            return .many(try await action(env))
-        case .combined(let effects):
-            var events: [T.Event] = []
-            for effect in effects {
-                try await effect.execute(&context, isolation: isolation).append(to: &events)
+        case .boxed(let box):
+            switch box.kind {
+            case .isolatedAction(let action):
+                if context.isInspecting { context.recordActionStarted() }
+                // Safety: `env` stays on the run's isolation (the action runs
+                // there), or, in a run without isolation, is `Sendable` (only
+                // such an `Env` can start a run without isolation).
+                nonisolated(unsafe) let env = context.env
+                return .many(try await action(env, context.actor(for: isolation)))
+            case .asyncActions(let action):
+                if context.isInspecting { context.recordActionStarted() }
+                // Safety: see `perform`.
+                nonisolated(unsafe) let env = context.env
+                return .many(try await action(env))
+            case .combined(let effects):
+                var events: [T.Event] = []
+                for effect in effects {
+                    try await effect.execute(&context, isolation: isolation).append(to: &events)
+                }
+                return events.isEmpty ? .noEvent : .many(events)
+            case .events, .operation, .cancel:
+                break
             }
-            return events.isEmpty ? .noEvent : .many(events)
+        case .event, .operation, .perform:
+            break
         }
+        // A kind `executeSync` executes: `execute` never hands it here.
+        return try executeSync(&context, isolation: isolation) ?? .noEvent
     }
 
     /// Awaits an action that has an isolation of its own and returns one

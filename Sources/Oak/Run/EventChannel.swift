@@ -1,6 +1,7 @@
-// The storage of one run: the `RunStateMachine` behind a lock, plus the one
-// atomic word the run loop reads on every event without the lock. Each method
-// asks the state machine what to do under the lock and does it (resumes a
+// The storage of one run's event channel: its state machine
+// (`EventChannelStateMachine.swift`) behind a lock, plus the one atomic word
+// the run loop reads on every event without the lock. Each method asks the
+// state machine what to do under the lock and does it (resumes a
 // continuation, cancels a task, records a refused event) after releasing it.
 // The proxy, its inputs, the run loop and the operation tasks of a run share
 // one instance.
@@ -15,7 +16,7 @@ import struct FoundationEssentials.UUID
 import struct Foundation.UUID
 #endif
 
-/// The storage of a run's ``RunStateMachine``: the lock around it, and the
+/// The storage of a run's ``EventChannelStateMachine``: the lock around it, and the
 /// atomic word the run loop reads without the lock.
 ///
 /// An implementation detail of the runtime; public only because proxies give
@@ -35,7 +36,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     typealias Ack = UnsafeContinuation<Void, any Error>
 
     @usableFromInline
-    typealias Machine = RunStateMachine<Event, Waiter, Ack, Task<Void, Never>>
+    typealias Machine = EventChannelStateMachine<Event, Waiter, Ack, Task<Void, Never>>
 
     @usableFromInline
     typealias Element = Machine.Element
@@ -111,12 +112,21 @@ public final class _EventChannel<Event>: @unchecked Sendable {
             state.machine.send(
                 Element(event: event, ack: ack), from: origin, taken: takenCount, waitingForRoom: false)
         }
+        if let error = apply(action, from: origin) { throw error }
+    }
+
+    /// Does what the state machine said after a send, the lock released:
+    /// wakes the parked loop, or, for a refused event of a cancelled
+    /// operation, records the refusal. Returns why the event was refused.
+    @inlinable
+    func apply(_ action: Machine.SendAction, from origin: UInt64) -> TransducerError? {
         switch action {
         case .enqueued(let waiter):
             waiter?.resume()
+            return nil
         case .refused(let error):
             if origin != 0, error == .operationCancelled { recordRefused(from: origin) }
-            throw error
+            return error
         }
     }
 
@@ -124,23 +134,37 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// Throws ``TransducerError/bufferFull`` when the buffer is full, and
     /// ``TransducerError/terminated`` when the run ends first.
     func sendAndWait(_ event: sending Event, from origin: UInt64 = 0) async throws(TransducerError) {
+        if let error = await enqueueAndWait(event, from: origin, waitingForRoom: false) { throw error }
+    }
+
+    /// Enqueues `event` with an acknowledgement and suspends until the run
+    /// loop has processed it; with `waitingForRoom`, a full buffer makes it
+    /// wait for room rather than refuse the event. Returns why the event was
+    /// not processed, or `nil`. Runs on the caller's isolation.
+    @inlinable
+    func enqueueAndWait(
+        _ event: sending Event, from origin: UInt64, waitingForRoom: Bool,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> TransducerError? {
         // Safety: the closure below runs exactly once, synchronously, and is
         // the only user of `event`, which the caller gave up (`sending`).
         nonisolated(unsafe) let event = event
         do {
             // Resumed exactly once: at once when refused, else by the loop
             // when the event was processed, or by the end of the run.
-            try await withUnsafeThrowingContinuation { (ack: Ack) in
-                do {
-                    try self.send(event, from: origin, ack: ack)
-                } catch {
-                    ack.resume(throwing: error)
+            try await withUnsafeThrowingContinuation(isolation: isolation) { (ack: Ack) in
+                let action = self.state.withLock { state in
+                    state.machine.send(
+                        Element(event: event, ack: ack), from: origin, taken: self.takenCount,
+                        waitingForRoom: waitingForRoom)
                 }
+                if let error = self.apply(action, from: origin) { ack.resume(throwing: error) }
             }
+            return nil
         } catch let error as TransducerError {
-            throw error
+            return error
         } catch {
-            throw .terminated
+            return .terminated
         }
     }
 
@@ -166,16 +190,8 @@ public final class _EventChannel<Event>: @unchecked Sendable {
             return state.machine.send(
                 Element(event: event, ack: nil), from: origin, taken: takenCount, waitingForRoom: false)
         }
-        switch action {
-        case nil:
-            return .wouldWait
-        case .enqueued(let waiter)?:
-            waiter?.resume()
-            return .enqueued
-        case .refused(let error)?:
-            if origin != 0, error == .operationCancelled { recordRefused(from: origin) }
-            return .refused(error)
-        }
+        guard let action else { return .wouldWait }
+        return apply(action, from: origin).map(_Offer.refused) ?? .enqueued
     }
 
     /// Enqueues `event`; with `untilProcessed`, or when the buffer is full,
@@ -197,29 +213,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
             case .refused(let error): return error
             }
         }
-        do {
-            // Resumed exactly once: at once when refused, else by the loop
-            // when the event was processed, or by the end of the run.
-            try await withUnsafeThrowingContinuation { (ack: Ack) in
-                let action = self.state.withLock { state in
-                    state.machine.send(
-                        Element(event: event, ack: ack), from: origin, taken: self.takenCount,
-                        waitingForRoom: true)
-                }
-                switch action {
-                case .enqueued(let waiter):
-                    waiter?.resume()
-                case .refused(let error):
-                    if origin != 0, error == .operationCancelled { self.recordRefused(from: origin) }
-                    ack.resume(throwing: error)
-                }
-            }
-            return nil
-        } catch let error as TransducerError {
-            return error
-        } catch {
-            return .terminated
-        }
+        return await enqueueAndWait(event, from: origin, waitingForRoom: true)
     }
 
     /// Puts `event` before every buffered event, before a run attaches.
@@ -244,32 +238,31 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// The first request wins; requests after the end are ignored.
     @usableFromInline
     func stop(_ reason: RunStop) {
-        let action = state.withLock { state -> Machine.StopAction in
-            raisingStopFlag(state.machine.stop(reason))
-        }
-        if case .stopping(let waiter) = action { waiter?.resume() }
+        requestStop { $0.stop(reason) }
     }
 
     /// The task of run `run` was cancelled: its cancellation handler calls
     /// this, inside `Task.cancel()`. A stop request ordered with the others
-    /// under the lock (see ``RunStateMachine/taskCancelled(run:)``).
+    /// under the lock (see ``EventChannelStateMachine/taskCancelled(run:)``).
     @usableFromInline
     func taskCancelled(run: UInt64) {
-        let action = state.withLock { state -> Machine.StopAction in
-            raisingStopFlag(state.machine.taskCancelled(run: run))
-        }
-        if case .stopping(let waiter) = action { waiter?.resume() }
+        requestStop { $0.taskCancelled(run: run) }
     }
 
-    /// Raises the stop flag when `action` says a stop is now pending. Called
-    /// under the lock, so that the loop that reads the flag and then refills
-    /// sees the pending stop.
+    /// Applies a stop request to the state machine and, when it says a stop
+    /// is now pending, raises the stop flag — under the lock, so that the
+    /// loop that reads the flag and then refills sees the pending stop — and
+    /// wakes the parked loop after releasing it.
     @inlinable
-    func raisingStopFlag(_ action: Machine.StopAction) -> Machine.StopAction {
-        if case .stopping = action {
-            _ = shared.loadThenBitwiseOr(with: Self.stopBit, ordering: .relaxed)
+    func requestStop(_ request: (inout Machine) -> Machine.StopAction) {
+        let action = state.withLock { state -> Machine.StopAction in
+            let action = request(&state.machine)
+            if case .stopping = action {
+                _ = shared.loadThenBitwiseOr(with: Self.stopBit, ordering: .relaxed)
+            }
+            return action
         }
-        return action
+        if case .stopping(let waiter) = action { waiter?.resume() }
     }
 
     /// The loop failed with `error` (an output delivery or an effect threw).
@@ -313,7 +306,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// already installed. Reads the task's cancellation under the lock:
     /// a task cancelled before now ends the run at once, one cancelled
     /// after finds the run attached (see
-    /// ``RunStateMachine/attach(run:taskIsCancelled:)``).
+    /// ``EventChannelStateMachine/attach(run:taskIsCancelled:)``).
     @inlinable
     func attach(inspection: _RunInspection?, run: UInt64) throws(TransducerError) {
         let action = state.withLock { state in
@@ -333,7 +326,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     }
 
     /// Moves the next events into the run loop's empty `batch`, or reports
-    /// the pending stop request (see ``RunStateMachine/refill(into:)``).
+    /// the pending stop request (see ``EventChannelStateMachine/refill(into:)``).
     /// Events in `batch` count against the capacity until the loop starts
     /// them (see `shared`).
     @inlinable

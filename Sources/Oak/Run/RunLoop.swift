@@ -6,25 +6,26 @@
 import Atomics
 import DequeModule
 
-/// What one step (``BaseTransducer/_step(_:_:_:_:_:_:_:_:isolation:)``) left
-/// for the run loop to do; the effect and the outcome it speaks of are in
-/// the loop's slots.
+/// What a step (``BaseTransducer/_step(_:_:_:_:_:_:_:_:isolation:)``) that
+/// could not finish without suspending left for
+/// ``BaseTransducer/_awaitRest(_:_:_:_:_:isolation:)``; the effect it
+/// speaks of is in the loop's slot.
 @usableFromInline
-enum _StepResult {
-    /// Done: the effect (if any) was executed; the outcome is its events.
-    case executed
-    /// The state is terminal: the loop delivers the output if needed,
-    /// closes the input and cleans up with the effect.
+enum _Rest {
+    /// The state is terminal and its output not delivered yet: deliver it,
+    /// close the input and execute the last effect.
     case terminal
-    /// The output waits for delivery: the loop awaits it, then executes the
-    /// effect, if any.
+    /// The state is terminal, its output delivered: close the input and
+    /// execute the last effect.
+    case terminalDelivered
+    /// The output waits for delivery: deliver it, then execute the effect.
     case waiting
-    /// The effect needs to suspend.
+    /// The effect needs to suspend: execute what `executeSync` did not.
     case suspending
 }
 
 /// The ticket of the next run: numbers runs, so that a run's cancellation
-/// handler stops that run only (see `RunStateMachine.attach(run:taskIsCancelled:)`).
+/// handler stops that run only (see `EventChannelStateMachine.attach(run:taskIsCancelled:)`).
 private let runTickets = ManagedAtomic<UInt64>(0)
 
 /// A new run ticket, never `0` (the state machine's "no run").
@@ -133,6 +134,10 @@ extension BaseTransducer {
         var lastOutput: Output?
         var pendingAck: _EventChannel<Event>.Ack?
         var batch = Deque<_EventChannel<Event>.Element>()
+        // The slot through which a step hands an effect it could not finish
+        // to `_awaitRest`, which empties it: declared once, so that a step
+        // that finishes its effect pays nothing for it.
+        var effect: E? = nil
         do {
             if E.deliversOutput, let initial = initialOutput(initialState: carrier.state) {
                 try await deliverInitialOutput(initial, to: output, inspection: inspection, isolation: isolation)
@@ -163,77 +168,32 @@ extension BaseTransducer {
                     var next: Event? = element.event
                     while let event = next {
                         next = nil
+                        // The step: `update`, the output, the effect when
+                        // neither needs an `await`. When something is left,
+                        // it says what in `rest` and leaves the effect in
+                        // `effect`, for `_awaitRest`.
+                        var rest = _Rest.terminal
                         let outcome: _Outcome<Event>
-                        if _stepsOutOfLine {
-                            // The effect and the outcome come back through
-                            // `inout`: one slot each in the frame.
-                            var isDelivered = true
-                            var effect: E? = nil
-                            var executed: _Outcome<Event> = .noEvent
-                            switch try _step(
-                                &carrier, event, &lastOutput, output, &context, &isDelivered, &effect, &executed,
+                        if let executed =
+                            _stepsOutOfLine
+                            ? try _stepOutOfLine(
+                                &carrier, event, &lastOutput, output, &context, inspection, &rest, &effect,
                                 isolation: isolation)
-                            {
-                            case .executed:
-                                outcome = executed
-                            case .terminal:
-                                if !isDelivered { try await _deliver(lastOutput, to: output, isolation: isolation) }
-                                // Close first: nothing sent from now on can be processed.
-                                channel.close()
-                                if let effect = effect.take() {
-                                    try await cleanUp(effect, &context, isolation: isolation)
-                                }
-                                break runLoop
-                            case .waiting:
-                                try await _deliver(lastOutput, to: output, isolation: isolation)
-                                // Stopped during the delivery: the run ends
-                                // without executing the effect.
-                                outcome =
-                                    channel.isStopRequested
-                                    ? .noEvent : try await _execute(effect.take(), &context, isolation: isolation)
-                            case .suspending:
-                                outcome = try await _execute(
-                                    effect.take(), &context, afterSync: true, isolation: isolation)
-                            }
+                            : try _step(
+                                &carrier, event, &lastOutput, output, &context, inspection, &rest, &effect,
+                                isolation: isolation)
+                        {
+                            outcome = executed
                         } else {
-                            // The same step inlined (see `_stepsOutOfLine`).
-                            if let inspection {
-                                inspection.record(InspectionRecord<Self>.event(event))
-                            }
-                            let (effect, out) = carrier.mutate { E.step(&$0, event) }
-                            if let inspection {
-                                inspection.record(InspectionRecord<Self>.state(carrier.state))
-                                if E.deliversOutput { inspection.record(InspectionRecord<Self>.output(out)) }
-                            }
-                            let delivered = try !E.deliversOutput || output._sendSynchronously(out)
-                            if !delivered { try await output._send(out, isolation: isolation) }
-                            lastOutput = out
-                            if carrier.state.isTerminal {
-                                // Close first: nothing sent from now on can be processed.
-                                channel.close()
-                                if let effect = consume effect {
-                                    try await cleanUp(effect, &context, isolation: isolation)
-                                }
-                                break runLoop
-                            }
-                            // `consume`: the effect is moved, not copied, into the
-                            // branch; a copy costs a retain and a release per step.
-                            if let effect = consume effect {
-                                // Stopped during the delivery: the run ends
-                                // without executing the effect.
-                                if !delivered, channel.isStopRequested {
-                                    outcome = .noEvent
-                                } else {
-                                    do {
-                                        outcome = try await effect.execute(&context, isolation: isolation)
-                                    } catch {
-                                        if context.isInspecting { context.recordActionFailed(error) }
-                                        throw error
-                                    }
-                                }
-                            } else {
-                                outcome = .noEvent
-                            }
+                            // What suspends: the output's delivery, the effect.
+                            let awaited =
+                                _stepsOutOfLine
+                                ? try await _awaitRestOutOfLine(
+                                    rest, lastOutput, output, &effect, &context, isolation: isolation)
+                                : try await _awaitRest(
+                                    rest, lastOutput, output, &effect, &context, isolation: isolation)
+                            guard let awaited else { break runLoop }
+                            outcome = awaited
                         }
                         if !context.cancelledOperations.isEmpty {
                             // Events of an operation cancelled just now
@@ -266,9 +226,10 @@ extension BaseTransducer {
         return (.success(lastOutput), batch)
     }
 
-    /// Whether the loop calls ``_step(_:_:_:_:_:_:_:_:isolation:)`` out of
-    /// line rather than doing the same work inlined: when the state, output
-    /// and event take more than 256 bytes together. Out of line, the step's
+    /// Whether the loop calls the step out of line
+    /// (``_stepOutOfLine(_:_:_:_:_:_:_:_:isolation:)``) rather than inlined
+    /// (``_step(_:_:_:_:_:_:_:_:isolation:)``): when the state, output and
+    /// event take more than 256 bytes together. Out of line, the step's
     /// temporaries (copies of the state, the output, the effect, inspection
     /// records) live on the thread's stack while it runs, not in the loop's
     /// async frame, which a task keeps for as long as the run lives — a
@@ -280,62 +241,111 @@ extension BaseTransducer {
         MemoryLayout<State>.size + MemoryLayout<Output>.size + MemoryLayout<Event>.size > 256
     }
 
-    /// One step, out of line (see `_stepsOutOfLine`): the update, the
-    /// output and the effect when none of them needs to suspend.
+    /// The step, out of line: ``_step(_:_:_:_:_:_:_:_:isolation:)`` in a
+    /// frame of its own (see `_stepsOutOfLine`).
+    @inlinable @inline(never)
+    static func _stepOutOfLine<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
+        _ carrier: inout Carrier, _ event: Event, _ lastOutput: inout Output?, _ output: Out,
+        _ context: inout _EffectContext<Self, E.Env>, _ inspection: _RunInspection?, _ rest: inout _Rest,
+        _ pending: inout E?, isolation: isolated (any Actor)?
+    ) throws -> _Outcome<Event>? where Carrier.State == State, Out.Value == Output, E.T == Self {
+        try _step(
+            &carrier, event, &lastOutput, output, &context, inspection, &rest, &pending, isolation: isolation)
+    }
+
+    /// One step: the update, the output and the effect when none of them
+    /// needs to suspend. The only copy of the step: inlined into the loop for
+    /// small transducers, called through `_stepOutOfLine` for large ones.
     ///
     /// Calls `update`, records the step for an inspecting test, delivers the
-    /// output when that needs no `await` (else sets `isDelivered` to false:
-    /// the loop awaits ``_deliver(_:to:isolation:)`` before the effect),
-    /// keeps it in `lastOutput`, and executes the effect when it can without
-    /// suspending.
-    @inlinable @inline(never)
+    /// output when that needs no `await`, keeps it in `lastOutput`, and
+    /// executes the effect when it can without suspending: then it returns
+    /// the effect's events. Otherwise it returns `nil` and says in `rest` and
+    /// `pending` what ``_awaitRest(_:_:_:_:_:isolation:)`` has to do.
+    @inlinable @inline(__always)
     static func _step<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
         _ carrier: inout Carrier, _ event: Event, _ lastOutput: inout Output?, _ output: Out,
-        _ context: inout _EffectContext<Self, E.Env>, _ isDelivered: inout Bool, _ pending: inout E?,
-        _ executed: inout _Outcome<Event>, isolation: isolated (any Actor)?
-    ) throws -> _StepResult where Carrier.State == State, Out.Value == Output, E.T == Self {
-        let inspection = context.inspection
+        _ context: inout _EffectContext<Self, E.Env>, _ inspection: _RunInspection?, _ rest: inout _Rest,
+        _ pending: inout E?, isolation: isolated (any Actor)?
+    ) throws -> _Outcome<Event>? where Carrier.State == State, Out.Value == Output, E.T == Self {
         if let inspection { inspection.record(InspectionRecord<Self>.event(event)) }
         let (effect, out) = carrier.mutate { E.step(&$0, event) }
         if let inspection {
             inspection.record(InspectionRecord<Self>.state(carrier.state))
             if E.deliversOutput { inspection.record(InspectionRecord<Self>.output(out)) }
         }
-        if E.deliversOutput { isDelivered = try output._sendSynchronously(out) }
+        let delivered = try !E.deliversOutput || output._sendSynchronously(out)
         lastOutput = out
         if carrier.state.isTerminal {
+            rest = .terminal
             pending = consume effect
-            return .terminal
+            // The output is delivered by `_awaitRest`: `lastOutput` is kept
+            // as not delivered.
+            if delivered { rest = .terminalDelivered }
+            return nil
         }
-        guard let effect = consume effect else { return isDelivered ? .executed : .waiting }
-        guard isDelivered else {
+        // `consume`: the effect is moved, not copied; a copy costs a retain
+        // and a release per step.
+        guard let effect = consume effect else {
+            if delivered { return .noEvent }
+            rest = .waiting
+            return nil
+        }
+        guard delivered else {
+            rest = .waiting
             pending = effect
-            return .waiting
+            return nil
         }
         do {
-            if let outcome = try effect.executeSync(&context, isolation: isolation) {
-                executed = outcome
-                return .executed
-            }
+            if let outcome = try effect.executeSync(&context, isolation: isolation) { return outcome }
         } catch {
             if context.isInspecting { context.recordActionFailed(error) }
             throw error
         }
+        rest = .suspending
         pending = effect
-        return .suspending
+        return nil
     }
 
-    /// Executes an effect the step could not execute: all of it when the
-    /// step waited for its output's delivery, only what suspends when
-    /// `executeSync` has already returned `nil` (`afterSync`).
+    /// The rest of a step, out of line: ``_awaitRest(_:_:_:_:_:isolation:)``
+    /// in a frame of its own (see `_stepsOutOfLine`).
     @inlinable @inline(never)
-    static func _execute<E: _RunnableEffect>(
-        _ effect: E?, _ context: inout _EffectContext<Self, E.Env>, afterSync: Bool = false,
-        isolation: isolated (any Actor)?
-    ) async throws -> _Outcome<Event> where E.T == Self {
-        guard let effect else { return .noEvent }
+    static func _awaitRestOutOfLine<Out: Subject, E: _RunnableEffect>(
+        _ rest: _Rest, _ lastOutput: Output?, _ output: Out, _ pending: inout E?,
+        _ context: inout _EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
+    ) async throws -> _Outcome<Event>? where Out.Value == Output, E.T == Self {
+        try await _awaitRest(rest, lastOutput, output, &pending, &context, isolation: isolation)
+    }
+
+    /// The rest of a step that ``_step(_:_:_:_:_:_:_:_:isolation:)`` could
+    /// not do without suspending: delivers the output it could not, then
+    /// executes what it left of the effect — all of it after a delivery,
+    /// only what suspends after `executeSync` returned `nil`
+    /// (`.suspending`). For a terminal state it closes the input, executes
+    /// the last effect and returns `nil`: the run is over.
+    @inlinable @inline(__always)
+    static func _awaitRest<Out: Subject, E: _RunnableEffect>(
+        _ rest: _Rest, _ lastOutput: Output?, _ output: Out, _ pending: inout E?,
+        _ context: inout _EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
+    ) async throws -> _Outcome<Event>? where Out.Value == Output, E.T == Self {
+        switch rest {
+        case .terminal, .terminalDelivered:
+            if case .terminal = rest { try await _deliver(lastOutput, to: output, isolation: isolation) }
+            // Close first: nothing sent from now on can be processed.
+            context.channel.close()
+            if let last = pending.take() { try await cleanUp(last, &context, isolation: isolation) }
+            return nil
+        case .waiting:
+            try await _deliver(lastOutput, to: output, isolation: isolation)
+            // Stopped during the delivery: the run ends without executing
+            // the effect.
+            if context.channel.isStopRequested { return .noEvent }
+        case .suspending:
+            break
+        }
+        guard let effect = pending.take() else { return .noEvent }
         do {
-            if afterSync { return try await effect.executeSuspending(&context, isolation: isolation) }
+            if case .suspending = rest { return try await effect.executeSuspending(&context, isolation: isolation) }
             return try await effect.execute(&context, isolation: isolation)
         } catch {
             if context.isInspecting { context.recordActionFailed(error) }
@@ -343,9 +353,8 @@ extension BaseTransducer {
         }
     }
 
-    /// Delivers an output that `_sendSynchronously` could not: out of line,
-    /// as `_step`.
-    @inlinable @inline(never)
+    /// Delivers an output that `_sendSynchronously` could not.
+    @inlinable @inline(__always)
     static func _deliver<Out: Subject>(
         _ value: Output?, to output: Out, isolation: isolated (any Actor)?
     ) async throws where Out.Value == Output {

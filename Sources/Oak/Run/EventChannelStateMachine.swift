@@ -1,12 +1,26 @@
-// The pure state machine of one run: its lifecycle, its bounded event buffer,
-// the senders waiting for room, the parked run loop and the registry of
-// running operations. It takes every decision and performs none: no lock, no
-// continuation resumed, no task cancelled. Its mutating methods say what
-// happened (`send`, `finishInput`, `stop`, `taskCancelled`, …) or what the
-// run loop or an operation asks of it (`refill`, `park`, `identify`,
-// `markCancelled`), and return what the storage (`EventChannel.swift`) must
-// do, which the storage does after releasing its lock. Read `Lifecycle`
-// first.
+// The pure state machine of one run's event channel: its lifecycle, its
+// bounded event buffer, the senders waiting for room, the parked run loop and
+// the registry of running operations. It takes every decision and performs
+// none: no lock, no continuation resumed, no task cancelled. Its storage is
+// `_EventChannel` (`EventChannel.swift`), which holds it behind a lock, calls
+// one mutating method per thing that happens and does what the method returns
+// after releasing the lock. The methods that are events are named for what
+// happened (`send`, `finishInput`, `stop`, `taskCancelled`, …); those that are
+// the run loop's or an operation's commands are named for what they ask
+// (`refill`, `park`, `identify`, `markCancelled`). Read `Lifecycle` first.
+//
+// Where the state lives. `Lifecycle` says where the run is and what its input
+// accepts; every transition is a match on it. The other stored properties
+// (buffer, overflow, parked loop, operations and their ids, the proxy's id,
+// the run's ticket) are fields beside it, not payloads of its cases, because
+// each outlives more than one case (events are buffered before a run attaches
+// and while it runs; operations are awaited after a stop) and because a Deque
+// or Dictionary inside an enum payload cannot be mutated in place without
+// moving it out of the case and back, on every send. The one count that is
+// not here at all is how many events the loop has taken into its batch and
+// not started: the loop lowers it on every event without the lock, so it is
+// an atomic word of the storage (`_EventChannel.shared`), and each method
+// that needs it receives it as `taken:`.
 
 import DequeModule
 
@@ -55,7 +69,7 @@ enum RunStop {
 /// - operations are registered only while a run is attached;
 /// - a finished channel holds no event, no sender, no loop and no operation.
 @usableFromInline
-struct RunStateMachine<Event, Waiter, Ack, Task> {
+struct EventChannelStateMachine<Event, Waiter, Ack, Task> {
     /// Where the run is. A channel goes from `unattached` to `attached` (when
     /// `run` starts) to `finished` (when `run` returns), never back.
     @usableFromInline
@@ -101,7 +115,7 @@ struct RunStateMachine<Event, Waiter, Ack, Task> {
 
         @inlinable
         init(event: Event, ack: Ack?, origin: UInt64 = 0) {
-            self.origin = RunStateMachine.tag(origin)
+            self.origin = EventChannelStateMachine.tag(origin)
             self.event = event
             self.ack = ack
         }
@@ -109,7 +123,7 @@ struct RunStateMachine<Event, Waiter, Ack, Task> {
         /// Whether operation `number` sent this event.
         @inlinable
         func isFrom(_ number: UInt64) -> Bool {
-            origin != 0 && origin == RunStateMachine.tag(number)
+            origin != 0 && origin == EventChannelStateMachine.tag(number)
         }
     }
 

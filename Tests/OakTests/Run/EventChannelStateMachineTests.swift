@@ -11,8 +11,8 @@ import Testing
 @testable import Oak
 
 @Suite("Run state machine")
-struct RunStateMachineTests {
-    typealias Machine = RunStateMachine<String, Int, Int, String>
+struct EventChannelStateMachineTests {
+    typealias Machine = EventChannelStateMachine<String, Int, Int, String>
     typealias Element = Machine.Element
 
     func element(_ event: String, ack: Int? = nil) -> Element {
@@ -389,7 +389,7 @@ struct RunStateMachineTests {
         #expect(Element(event: "e", ack: nil, origin: 7).isFrom(7))
         #expect(!Element(event: "e", ack: nil, origin: 0).isFrom(0))
         // With a one-byte event and a pointer-sized acknowledgement (a continuation).
-        #expect(MemoryLayout<RunStateMachine<UInt8, Int, AnyObject, String>.Element>.stride == 16)
+        #expect(MemoryLayout<EventChannelStateMachine<UInt8, Int, AnyObject, String>.Element>.stride == 16)
     }
 
     @Test func anOperationCancelledWhileStartingIsCancelledWhenItsTaskArrives() {
@@ -464,8 +464,8 @@ struct RunStateMachineTests {
 }
 
 @Suite("Run state machine: prepending")
-struct RunStateMachinePrependTests {
-    typealias Machine = RunStateMachine<String, Int, Int, String>
+struct EventChannelStateMachinePrependTests {
+    typealias Machine = EventChannelStateMachine<String, Int, Int, String>
 
     @Test func aPrependedEventComesFirstEvenAfterFinish() {
         var machine = Machine(capacity: 3)
