@@ -8,10 +8,3 @@ public protocol Completable<Value, Failure> {
     /// Called exactly once, with how the work ended.
     func completed(with result: Result<Value, Failure>)
 }
-
-/// A type that can be created without arguments (for example a state with a
-/// natural start value).
-public protocol DefaultInitializable {
-    /// Creates the default value.
-    init()
-}

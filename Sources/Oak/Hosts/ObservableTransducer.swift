@@ -67,10 +67,6 @@ public final class ObservableTransducer<Transducer: BaseTransducer> {
     public typealias Proxy = Transducer.Proxy
     /// The input of the transducer's proxy.
     public typealias Input = Transducer.Proxy.Input
-    /// Oak's hosts have content; this one has none.
-    public typealias Content = Never
-    /// What the host's initialisers take as the initial state.
-    public typealias StateInitialising = Transducer.State
 
     /// What a host calls when its run has ended: exactly once, on the main
     /// actor, with `.success(output)` on a terminal state or

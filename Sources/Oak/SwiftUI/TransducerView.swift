@@ -53,8 +53,6 @@ public struct TransducerView<Transducer: BaseTransducer, Content: View>: View {
     public typealias Input = Transducer.Proxy.Input
     /// Where the run keeps the state: the binding the view is given.
     public typealias Storage = Binding<Transducer.State>
-    /// What the view's initialisers take as the initial state.
-    public typealias StateInitialising = Binding<Transducer.State>
 
     /// What the view calls when its run has ended: exactly once, on the main
     /// actor, with `.success(output)` on a terminal state or

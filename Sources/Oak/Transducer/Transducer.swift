@@ -95,20 +95,6 @@ extension Transducer {
             effectType: _NoEffect<Self>.self, isolation: systemActor)
     }
 
-    /// Runs the transducer until its state is terminal, ignoring outputs.
-    /// Returns nothing, as in Oak: pass `output:` to receive the final
-    /// output.
-    @inlinable
-    public static func run(
-        initialState: State,
-        proxy: Proxy = Proxy(),
-        systemActor: isolated (any Actor)? = #isolation
-    ) async throws {
-        _ = try await _run(
-            carrier: _LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: _NoEffect<Self>.self, isolation: systemActor)
-    }
-
     /// Runs the transducer against state owned by a host: `storage.value` is
     /// read as the initial state and written after every update.
     ///
@@ -127,20 +113,6 @@ extension Transducer {
     ) async throws -> Output {
         try await _run(
             carrier: _HostState(storage), proxy: proxy, env: (), output: output,
-            effectType: _NoEffect<Self>.self, isolation: systemActor)
-    }
-
-    /// Runs the transducer against state owned by a host, ignoring outputs.
-    /// Returns nothing, as in Oak: pass `output:` to receive the final
-    /// output.
-    @inlinable
-    public static func run(
-        storage: some Storage<State>,
-        proxy: Proxy = Proxy(),
-        systemActor: isolated (any Actor)? = #isolation
-    ) async throws {
-        _ = try await _run(
-            carrier: _HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
             effectType: _NoEffect<Self>.self, isolation: systemActor)
     }
 
@@ -169,22 +141,5 @@ extension Transducer {
         try await _run(
             carrier: _HostState(_KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (), output: output,
             effectType: _NoEffect<Self>.self, isolation: systemActor)
-    }
-
-    /// Runs the transducer against the state kept in property `state` of
-    /// `host`, ignoring outputs; see
-    /// ``run(state:host:proxy:output:systemActor:)``. The isolation
-    /// parameter is labelled `isolated`, as in Oak.
-    @discardableResult
-    @inlinable
-    public static func run<Host>(
-        state: ReferenceWritableKeyPath<Host, State>,
-        host: Host,
-        proxy: Proxy = Proxy(),
-        isolated: isolated (any Actor)? = #isolation
-    ) async throws -> Output {
-        try await _run(
-            carrier: _HostState(_KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (),
-            output: NoCallback<Output>(), effectType: _NoEffect<Self>.self, isolation: isolated)
     }
 }
