@@ -22,8 +22,8 @@ extension Transducer {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws {
         _ = try await _run(
-            carrier: _LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: _NoEffect<Self>.self, isolation: systemActor)
+            carrier: LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
+            effectType: NoEffect<Self>.self, isolation: systemActor)
     }
 
     /// Runs the transducer against state owned by a host, ignoring outputs.
@@ -36,8 +36,8 @@ extension Transducer {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws {
         _ = try await _run(
-            carrier: _HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: _NoEffect<Self>.self, isolation: systemActor)
+            carrier: HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
+            effectType: NoEffect<Self>.self, isolation: systemActor)
     }
 
     /// Runs the transducer against the state kept in property `state` of
@@ -53,8 +53,8 @@ extension Transducer {
         isolated: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _HostState(_KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (),
-            output: NoCallback<Output>(), effectType: _NoEffect<Self>.self, isolation: isolated)
+            carrier: HostState(KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (),
+            output: NoCallback<Output>(), effectType: NoEffect<Self>.self, isolation: isolated)
     }
 }
 

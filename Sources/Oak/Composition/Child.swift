@@ -98,12 +98,16 @@ struct ChildOutput<Parent: BaseTransducer, Value>: Subject {
 
     /// The event `_sendSynchronously` made and could not enqueue (the
     /// parent's buffer was full), for `send` to deliver.
-    @usableFromInline let pending = _PendingEvent<Parent.Event>()
+    @usableFromInline let pending = PendingEvent<Parent.Event>()
 
     @inlinable @inline(never)
     func send(_ value: sending Value, isolated: isolated any Actor) async throws {
         guard let event = pending.take() ?? event(value) else { return }
-        if await Parent.Proxy._deliver(event, through: input, isolation: isolated) != nil {
+        let (channel, origin) = Parent.Proxy._channel(of: input)
+        // A buffered parent takes the event at once when its buffer has
+        // room, else the child waits until the parent has processed it; a
+        // suspending parent always makes it wait until then.
+        if await channel.deliver(event, from: origin, untilProcessed: channel.waitsUntilProcessed) != nil {
             throw CancellationError()
         }
     }
@@ -115,7 +119,12 @@ struct ChildOutput<Parent: BaseTransducer, Value>: Subject {
     @inlinable @inline(never)
     func _sendSynchronously(_ value: Value) throws -> Bool {
         guard let event = event(value) else { return true }
-        switch Parent.Proxy._offer(event, through: input) {
+        let (channel, origin) = Parent.Proxy._channel(of: input)
+        guard !channel.waitsUntilProcessed else {
+            pending.event = event
+            return false
+        }
+        switch channel.offer(event, from: origin) {
         case .enqueued:
             return true
         case .wouldWait:
@@ -129,7 +138,7 @@ struct ChildOutput<Parent: BaseTransducer, Value>: Subject {
 
 /// One event kept between two calls on the same run loop.
 @usableFromInline
-final class _PendingEvent<Event> {
+final class PendingEvent<Event> {
     @usableFromInline var event: Event?
 
     @inlinable

@@ -99,11 +99,11 @@ public final class ObservableTransducer<Transducer: BaseTransducer> {
 
     /// Where the run reads and writes the state; holds this host weakly.
     @ObservationIgnored
-    private let storage: _ObservableTransducerStorage<Transducer>
+    private let storage: ObservableTransducerStorage<Transducer>
 
     /// The task of the run, cancelled when the host is released.
     @ObservationIgnored
-    private let runTask = _RunTaskHandle()
+    private let runTask = RunTaskHandle()
 
     /// The event channel of the run. Send events with it, or end the run
     /// with `proxy.cancel()`.
@@ -133,7 +133,7 @@ public final class ObservableTransducer<Transducer: BaseTransducer> {
     /// calls ``start(completion:run:)`` right after.
     init(initialState: Transducer.State, proxy: Transducer.Proxy) {
         self.proxy = proxy
-        self.storage = _ObservableTransducerStorage(state: initialState)
+        self.storage = ObservableTransducerStorage(state: initialState)
         self.storage.host = self
     }
 
@@ -162,7 +162,7 @@ public final class ObservableTransducer<Transducer: BaseTransducer> {
     func start(
         completion: Completion?,
         run:
-            @escaping @MainActor (_ObservableTransducerStorage<Transducer>, Transducer.Proxy) async throws ->
+            @escaping @MainActor (ObservableTransducerStorage<Transducer>, Transducer.Proxy) async throws ->
             Transducer.Output
     ) {
         let storage = self.storage
@@ -185,7 +185,7 @@ public final class ObservableTransducer<Transducer: BaseTransducer> {
 
 /// The task of a host's run, so that the host's `deinit` (which is not
 /// isolated) can cancel it.
-final class _RunTaskHandle: Sendable {
+final class RunTaskHandle: Sendable {
     private let task = LockedState<Task<Void, Never>?>(nil)
 
     func set(_ newTask: Task<Void, Never>) {
@@ -208,7 +208,7 @@ final class _RunTaskHandle: Sendable {
 /// indeed used on the main actor.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
-final class _ObservableTransducerStorage<Transducer: BaseTransducer>: @preconcurrency Storage {
+final class ObservableTransducerStorage<Transducer: BaseTransducer>: @preconcurrency Storage {
     var state: Transducer.State
     weak var host: ObservableTransducer<Transducer>?
     /// Called with every state the run writes: saves it, for a host made

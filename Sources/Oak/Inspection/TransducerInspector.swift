@@ -53,7 +53,7 @@ public struct RunID: Hashable, Sendable, CustomStringConvertible {
 /// the run's effects and operations carry one pointer, `nil` when no
 /// inspector is installed.
 @usableFromInline
-final class _RunInspection: Sendable {
+final class RunInspection: Sendable {
     @usableFromInline let inspector: any TransducerInspector
     @usableFromInline let runID: RunID
     /// The transducer of the run, for the records that operations make from
@@ -74,8 +74,8 @@ final class _RunInspection: Sendable {
     /// The inspection of a run of `T` starting now, if an inspector is
     /// installed.
     @usableFromInline
-    static func current<T: BaseTransducer>(for type: T.Type) -> _RunInspection? {
-        TransducerInspection.inspector.map { _RunInspection(inspector: $0, runID: .next(), transducer: type) }
+    static func current<T: BaseTransducer>(for type: T.Type) -> RunInspection? {
+        TransducerInspection.inspector.map { RunInspection(inspector: $0, runID: .next(), transducer: type) }
     }
 
     /// Hands `record` to the inspector.

@@ -37,7 +37,7 @@ public final class Proxy<Event>: TransducerProxy, _ChannelProxy {
     ///     ``TransducerError/invalidBufferSize(_:)``.
     ///   - initialEvent: An event to enqueue at once, processed first by `run`.
     public init(bufferSize: Int = Proxy.defaultBufferSize, initialEvent: sending Event? = nil) {
-        _channel = _EventChannel(bufferSize: bufferSize)
+        _channel = _EventChannel(bufferSize: bufferSize, waitsUntilProcessed: false)
         if let initialEvent {
             // A fresh channel with a valid size has room for one event; with an
             // invalid size the error is reported by `run` and `send`.
@@ -126,19 +126,9 @@ public final class Proxy<Event>: TransducerProxy, _ChannelProxy {
         Input(channel: channel, origin: operation)
     }
 
-    /// Enqueues `event` through `input` when the buffer has room; see
-    /// `_ChannelProxy`.
+    /// The channel `input` sends to, and as whom; see `_ChannelProxy`.
     @inlinable
-    public static func _offer(_ event: Event, through input: Input) -> _Offer {
-        input.channel.offer(event, from: input.origin)
-    }
-
-    /// Delivers `event` through `input`: enqueues it at once when the buffer
-    /// has room, else waits until it was processed; see `_ChannelProxy`.
-    @inlinable
-    public static func _deliver(
-        _ event: sending Event, through input: Input, isolation: isolated (any Actor)? = #isolation
-    ) async -> TransducerError? {
-        await input.channel.deliver(event, from: input.origin, untilProcessed: false)
+    public static func _channel(of input: Input) -> (_EventChannel<Event>, origin: UInt64) {
+        (input.channel, input.origin)
     }
 }

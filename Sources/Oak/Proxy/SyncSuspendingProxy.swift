@@ -41,7 +41,7 @@ public final class SyncSuspendingProxy<Event>: TransducerProxy, _ChannelProxy {
     ///   non-positive size makes `run` and `send` throw
     ///   ``TransducerError/invalidBufferSize(_:)``.
     public init(bufferSize: Int) {
-        _channel = _EventChannel(bufferSize: bufferSize)
+        _channel = _EventChannel(bufferSize: bufferSize, waitsUntilProcessed: true)
     }
 
     /// Creates a proxy with room for ``Proxy/defaultBufferSize`` waiting
@@ -139,17 +139,9 @@ public final class SyncSuspendingProxy<Event>: TransducerProxy, _ChannelProxy {
         Input(channel: channel, origin: operation)
     }
 
-    /// Does nothing: every event sent through this proxy waits until it
-    /// has been processed; see `_ChannelProxy`.
+    /// The channel `input` sends to, and as whom; see `_ChannelProxy`.
     @inlinable
-    public static func _offer(_ event: Event, through input: Input) -> _Offer { .wouldWait }
-
-    /// Delivers `event` through `input` and waits until it was processed,
-    /// as every send through this proxy does; see `_ChannelProxy`.
-    @inlinable
-    public static func _deliver(
-        _ event: sending Event, through input: Input, isolation: isolated (any Actor)? = #isolation
-    ) async -> TransducerError? {
-        await input.channel.deliver(event, from: input.origin, untilProcessed: true)
+    public static func _channel(of input: Input) -> (_EventChannel<Event>, origin: UInt64) {
+        (input.channel, input.origin)
     }
 }

@@ -72,27 +72,7 @@ public protocol _ChannelProxy: Sendable {
     /// operation is cancelled. Do not use it.
     static func _input(_ channel: _EventChannel<Event>, operation: UInt64) -> Input
 
-    /// Delivers `event` through `input` with back pressure: the outputs of
-    /// a child on its parent. A buffered proxy enqueues it at once when its
-    /// buffer has room, else the caller waits until the run has processed
-    /// it; a suspending proxy always waits until then. Runs on the caller's
-    /// isolation. Returns why it was not delivered, or `nil`. Do not use it.
-    static func _deliver(
-        _ event: sending Event, through input: Input, isolation: isolated (any Actor)?
-    ) async -> TransducerError?
-
-    /// Enqueues `event` through `input` if that needs no waiting. Do not
-    /// use it.
-    static func _offer(_ event: Event, through input: Input) -> _Offer
-}
-
-/// What ``_ChannelProxy/_offer(_:through:)`` did. Do not use it.
-public enum _Offer: Sendable {
-    /// The event was enqueued.
-    case enqueued
-    /// Nothing was done: delivering the event means waiting (the buffer is
-    /// full, or the proxy waits until every event has been processed).
-    case wouldWait
-    /// The event was refused for this reason.
-    case refused(TransducerError)
+    /// The channel `input` sends to, and as whom (`0`: the proxy; else an
+    /// operation): how a child's outputs reach its parent. Do not use it.
+    static func _channel(of input: Input) -> (_EventChannel<Event>, origin: UInt64)
 }

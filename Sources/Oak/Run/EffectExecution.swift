@@ -6,7 +6,7 @@
 
 /// What executing an effect gives the run loop: events to process next.
 @usableFromInline
-enum _Outcome<Event> {
+enum EffectOutcome<Event> {
     case noEvent
     case one(Event)
     case many([Event])
@@ -34,22 +34,22 @@ enum _Outcome<Event> {
 
 /// The per-run values effects are executed with.
 @usableFromInline
-struct _EffectContext<T: BaseTransducer, Env> {
+struct EffectContext<T: BaseTransducer, Env> {
     @usableFromInline let env: Env
     @usableFromInline let input: T.Input
     @usableFromInline let channel: _EventChannel<T.Event>
-    @usableFromInline let inspection: _RunInspection?
+    @usableFromInline let inspection: RunInspection?
     /// Numbers effects in the order they start.
     @usableFromInline var effectCount: UInt64 = 0
     /// The actor that isolated actions and operations of a run without
     /// isolation use; made when the first one starts.
-    @usableFromInline var runActor: _RunActor?
+    @usableFromInline var runActor: RunActor?
     /// The operations the effects being executed have cancelled: the loop
     /// removes their events from its batch once the effect has run.
-    @usableFromInline var cancelledOperations: [_CancelledOperation] = []
+    @usableFromInline var cancelledOperations: [CancelledOperation] = []
 
     @usableFromInline
-    init(env: Env, input: T.Input, channel: _EventChannel<T.Event>, inspection: _RunInspection?) {
+    init(env: Env, input: T.Input, channel: _EventChannel<T.Event>, inspection: RunInspection?) {
         self.env = env
         self.input = input
         self.channel = channel
@@ -67,7 +67,7 @@ struct _EffectContext<T: BaseTransducer, Env> {
     @usableFromInline
     mutating func makeRunActor() -> any Actor {
         if let runActor { return runActor }
-        let actor = _RunActor()
+        let actor = RunActor()
         runActor = actor
         return actor
     }
@@ -100,7 +100,7 @@ struct _EffectContext<T: BaseTransducer, Env> {
 /// The isolation of the isolated actions and operations of a run that has
 /// none: they need an actor, and one actor per run keeps them serial.
 @usableFromInline
-actor _RunActor {
+actor RunActor {
     @usableFromInline
     init() {}
 
@@ -112,17 +112,17 @@ actor _RunActor {
     /// used concurrently with the run's isolated operations.
     @usableFromInline
     func perform<Env, Input, Event>(
-        _ call: _AssumedSendable<((Env, Input) throws -> Event, Env, Input)>
-    ) throws -> _AssumedSendable<Event> {
+        _ call: AssumedSendable<((Env, Input) throws -> Event, Env, Input)>
+    ) throws -> AssumedSendable<Event> {
         let (action, env, input) = call.value
-        return _AssumedSendable(try action(env, input))
+        return AssumedSendable(try action(env, input))
     }
 }
 
 /// An effect the run loop can execute: ``Effect`` for effect transducers,
-/// the uninhabited `_NoEffect` for pure transducers.
+/// the uninhabited `NoEffect` for pure transducers.
 @usableFromInline
-protocol _RunnableEffect {
+protocol RunnableEffect {
     associatedtype T: BaseTransducer
     associatedtype Env
 
@@ -138,8 +138,8 @@ protocol _RunnableEffect {
     /// cancelling operations); returns `nil` for the others, which
     /// `executeAsync` executes.
     func executeSync(
-        _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
-    ) throws -> _Outcome<T.Event>?
+        _ context: inout EffectContext<T, Env>, isolation: isolated (any Actor)?
+    ) throws -> EffectOutcome<T.Event>?
 
     /// The effect's action, when it is an action with an isolation of its
     /// own that returns one event (`Effect(action:)`); the run loop awaits
@@ -154,19 +154,19 @@ protocol _RunnableEffect {
     /// a payload out makes Swift copy the whole effect before the switch, on
     /// every step, which OakProfile's W2 measured; decision 0016.)
     func executeAsync(
-        _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
-    ) async throws -> _Outcome<T.Event>
+        _ context: inout EffectContext<T, Env>, isolation: isolated (any Actor)?
+    ) async throws -> EffectOutcome<T.Event>
 }
 
-extension _RunnableEffect {
+extension RunnableEffect {
     /// Executes the effect: without suspending when it can, else with
     /// `executeAsync`. Inlined into the run loop, so that the synchronous
     /// kinds pay no async call.
     @inlinable
     @inline(__always)
     func execute(
-        _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
-    ) async throws -> _Outcome<T.Event> {
+        _ context: inout EffectContext<T, Env>, isolation: isolated (any Actor)?
+    ) async throws -> EffectOutcome<T.Event> {
         if let outcome = try executeSync(&context, isolation: isolation) { return outcome }
         return try await executeSuspending(&context, isolation: isolation)
     }
@@ -178,9 +178,9 @@ extension _RunnableEffect {
     @inlinable
     @inline(__always)
     func executeSuspending(
-        _ context: inout _EffectContext<T, Env>, isolation: isolated (any Actor)?
-    ) async throws -> _Outcome<T.Event> {
-        let outcome: _Outcome<T.Event>
+        _ context: inout EffectContext<T, Env>, isolation: isolated (any Actor)?
+    ) async throws -> EffectOutcome<T.Event> {
+        let outcome: EffectOutcome<T.Event>
         if let action = asyncAction {
             // Awaited here, in the loop: one hop to the action's isolation
             // and one back, no other async frame.
@@ -198,7 +198,7 @@ extension _RunnableEffect {
 
 /// The effect type of a pure ``Transducer``: it has no values.
 @usableFromInline
-enum _NoEffect<T: Transducer>: _RunnableEffect {
+enum NoEffect<T: Transducer>: RunnableEffect {
     @usableFromInline typealias Env = Void
 
     @inlinable
@@ -211,19 +211,19 @@ enum _NoEffect<T: Transducer>: _RunnableEffect {
 
     @inlinable
     func executeSync(
-        _ context: inout _EffectContext<T, Void>, isolation: isolated (any Actor)?
-    ) throws -> _Outcome<T.Event>? { switch self {} }
+        _ context: inout EffectContext<T, Void>, isolation: isolated (any Actor)?
+    ) throws -> EffectOutcome<T.Event>? { switch self {} }
 
     @inlinable
     var asyncAction: (@Sendable @isolated(any) (Env) async throws -> sending T.Event)? { nil }
 
     @inlinable
     func executeAsync(
-        _ context: inout _EffectContext<T, Void>, isolation: isolated (any Actor)?
-    ) async throws -> _Outcome<T.Event> { switch self {} }
+        _ context: inout EffectContext<T, Void>, isolation: isolated (any Actor)?
+    ) async throws -> EffectOutcome<T.Event> { switch self {} }
 }
 
-extension Effect: _RunnableEffect {
+extension Effect: RunnableEffect {
     @inlinable
     static var deliversOutput: Bool { T._deliversOutput }
 
@@ -234,8 +234,8 @@ extension Effect: _RunnableEffect {
 
     @inlinable
     func executeSync(
-        _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
-    ) throws -> _Outcome<T.Event>? {
+        _ context: inout EffectContext<T, T.Env>, isolation: isolated (any Actor)?
+    ) throws -> EffectOutcome<T.Event>? {
         switch storage {
         case .event(let event):
             if context.isInspecting { context.recordActionStarted() }
@@ -284,8 +284,8 @@ extension Effect: _RunnableEffect {
     /// for each part) is not recursive and stays inlined in the run loop.
     @inlinable @inline(never)
     static func executeSynchronously(
-        _ effects: [Effect], _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
-    ) throws -> _Outcome<T.Event>? {
+        _ effects: [Effect], _ context: inout EffectContext<T, T.Env>, isolation: isolated (any Actor)?
+    ) throws -> EffectOutcome<T.Event>? {
         guard effects.allSatisfy({ $0.isSynchronous(context, isolation: isolation) }) else { return nil }
         var events: [T.Event] = []
         for effect in effects {
@@ -297,7 +297,7 @@ extension Effect: _RunnableEffect {
     /// Whether `executeSync` executes this effect (it returns `nil` for the
     /// others).
     @inlinable
-    func isSynchronous(_ context: _EffectContext<T, T.Env>, isolation: isolated (any Actor)?) -> Bool {
+    func isSynchronous(_ context: EffectContext<T, T.Env>, isolation: isolated (any Actor)?) -> Bool {
         switch storage {
         case .event, .operation, .perform: return true
         case .action: return !(isolation == nil && context.runActor != nil)
@@ -321,8 +321,8 @@ extension Effect: _RunnableEffect {
     /// `execute`): every other kind falls through to `executeSync`.
     @inlinable
     func executeAsync(
-        _ context: inout _EffectContext<T, T.Env>, isolation: isolated (any Actor)?
-    ) async throws -> _Outcome<T.Event> {
+        _ context: inout EffectContext<T, T.Env>, isolation: isolated (any Actor)?
+    ) async throws -> EffectOutcome<T.Event> {
         switch storage {
         case .action(let action):
             // A run without isolation whose isolated effects already use the
@@ -330,8 +330,8 @@ extension Effect: _RunnableEffect {
             // too.
             guard isolation == nil, let runActor = context.runActor else { break }
             if context.isInspecting { context.recordActionStarted() }
-            // Safety: see `_RunActor.perform`.
-            let call = _AssumedSendable((action, context.env, context.input))
+            // Safety: see `RunActor.perform`.
+            let call = AssumedSendable((action, context.env, context.input))
             return .one(try await runActor.perform(call).value)
         case .asyncAction(let action):
             return .one(try await Self.perform(action, &context, isolation: isolation))
@@ -371,7 +371,7 @@ extension Effect: _RunnableEffect {
     @inlinable
     static func perform(
         _ action: @Sendable @isolated(any) (T.Env) async throws -> sending T.Event,
-        _ context: inout _EffectContext<T, T.Env>,
+        _ context: inout EffectContext<T, T.Env>,
         isolation: isolated (any Actor)?
     ) async throws -> T.Event {
         if context.isInspecting { context.recordActionStarted() }
@@ -392,21 +392,21 @@ extension Effect: _RunnableEffect {
     /// operation starts in a new task on its own isolation.
     @inlinable
     func start(
-        id: EffectID?, _ body: Operation.Body, _ context: inout _EffectContext<T, T.Env>,
+        id: EffectID?, _ body: Operation.Body, _ context: inout EffectContext<T, T.Env>,
         isolation: isolated (any Actor)?
     ) {
         let info = context.nextInfo(id: id, kind: .operation)
         if let replaced = context.channel.reserve(info.sequenceNumber, id: id) {
             context.cancelledOperations.append(replaced)
         }
-        let hooks = _OperationHooks<T.Event>(
+        let hooks = OperationHooks<T.Event>(
             channel: context.channel, info: info, inspection: context.inspection)
         context.inspection?.record(InspectionRecord<T>.effectStarted(info))
         // Safety: an operation with its own isolation can only be created
         // where `Env` is `Sendable`; an isolated operation uses `env` on the
         // run's isolation, or, in a run without isolation, its `Env` is
         // `Sendable` (only such an `Env` can start a run without isolation).
-        let env = _AssumedSendable(context.env)
+        let env = AssumedSendable(context.env)
         // The operation's own input: refused once the operation is cancelled.
         let input = T.Proxy._input(context.channel, operation: info.sequenceNumber)
         // `Task.immediate` and `Task` are called here, not through a helper, so
@@ -451,7 +451,7 @@ extension Effect: _RunnableEffect {
 /// Carries a value whose type is `Sendable` where it was created but not
 /// provably so in the generic code that moves it (an operation's `Env`).
 @usableFromInline
-struct _AssumedSendable<Value>: @unchecked Sendable {
+struct AssumedSendable<Value>: @unchecked Sendable {
     @usableFromInline let value: Value
 
     @usableFromInline

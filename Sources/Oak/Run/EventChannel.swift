@@ -46,7 +46,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     @usableFromInline
     struct Locked {
         @usableFromInline var machine: Machine
-        @usableFromInline var inspection: _RunInspection?
+        @usableFromInline var inspection: RunInspection?
 
         @inlinable
         init(machine: Machine) {
@@ -92,8 +92,15 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     @inlinable
     var takenCount: Int { shared.load(ordering: .relaxed) & (Self.stopBit - 1) }
 
-    init(bufferSize: Int) {
+    /// Whether every event sent through this channel waits until it has
+    /// been processed (a ``SyncSuspendingProxy``'s): then a child's output
+    /// waits too, rather than being offered to the buffer.
+    @usableFromInline
+    let waitsUntilProcessed: Bool
+
+    init(bufferSize: Int, waitsUntilProcessed: Bool) {
         state = LockedState(Locked(machine: Machine(capacity: bufferSize)))
+        self.waitsUntilProcessed = waitsUntilProcessed
     }
 
     deinit {
@@ -181,17 +188,28 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         }
     }
 
+    /// What ``offer(_:from:)`` did.
+    @usableFromInline
+    enum Offer {
+        /// The event was enqueued.
+        case enqueued
+        /// Nothing was done: the buffer is full.
+        case wouldWait
+        /// The event was refused for this reason.
+        case refused(TransducerError)
+    }
+
     /// Enqueues `event` when the buffer has room; else does nothing and
     /// returns `.wouldWait`.
     @inlinable
-    func offer(_ event: Event, from origin: UInt64) -> _Offer {
+    func offer(_ event: Event, from origin: UInt64) -> Offer {
         let action = state.withLock { state -> Machine.SendAction? in
             guard state.machine.hasRoom(taken: takenCount) else { return nil }
             return state.machine.send(
                 Element(event: event, ack: nil), from: origin, taken: takenCount, waitingForRoom: false)
         }
         guard let action else { return .wouldWait }
-        return apply(action, from: origin).map(_Offer.refused) ?? .enqueued
+        return apply(action, from: origin).map(Offer.refused) ?? .enqueued
     }
 
     /// Enqueues `event`; with `untilProcessed`, or when the buffer is full,
@@ -308,7 +326,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// after finds the run attached (see
     /// ``EventChannelStateMachine/attach(run:taskIsCancelled:)``).
     @inlinable
-    func attach(inspection: _RunInspection?, run: UInt64) throws(TransducerError) {
+    func attach(inspection: RunInspection?, run: UInt64) throws(TransducerError) {
         let action = state.withLock { state in
             let action = state.machine.attach(run: run, taskIsCancelled: Task.isCancelled)
             switch action {
@@ -381,7 +399,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// replaced operation (its number and id), if there was one, for the loop
     /// to remove the events of it that it has already taken.
     @inlinable
-    func reserve(_ number: UInt64, id: EffectID?) -> _CancelledOperation? {
+    func reserve(_ number: UInt64, id: EffectID?) -> CancelledOperation? {
         guard let replaced = state.withLock({ $0.machine.reserveOperation(number, id: id) }) else { return nil }
         return cancelled(replaced)
     }
@@ -390,12 +408,12 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// buffered, then cancels its task. Returns the operation, for the loop
     /// to remove the events of it that it has already taken.
     @usableFromInline
-    func cancelled(_ cancellation: Machine.Cancellation) -> _CancelledOperation {
+    func cancelled(_ cancellation: Machine.Cancellation) -> CancelledOperation {
         for element in cancellation.purged {
             refuse(element, from: cancellation.number, id: cancellation.id)
         }
         cancellation.task?.cancel()
-        return _CancelledOperation(number: cancellation.number, id: cancellation.id)
+        return CancelledOperation(number: cancellation.number, id: cancellation.id)
     }
 
     /// Refuses a buffered event of an operation that was cancelled after it
@@ -413,8 +431,8 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// - Complexity: O(`batch.count` × `operations.count`); called only
     ///   after an effect cancelled an operation.
     @usableFromInline
-    func removeEvents(of operations: [_CancelledOperation], from batch: inout Deque<Element>) {
-        func cancelled(_ element: Element) -> _CancelledOperation? {
+    func removeEvents(of operations: [CancelledOperation], from batch: inout Deque<Element>) {
+        func cancelled(_ element: Element) -> CancelledOperation? {
             element.origin == 0 ? nil : operations.first { element.isFrom($0.number) }
         }
         guard batch.contains(where: { cancelled($0) != nil }) else { return }
@@ -450,7 +468,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// Cancels the running operation with `id`, if any (`.cancelTask(id)`),
     /// and returns its number.
     @usableFromInline
-    func cancelOperation(id: EffectID) -> _CancelledOperation? {
+    func cancelOperation(id: EffectID) -> CancelledOperation? {
         guard let cancellation = state.withLock({ $0.machine.cancelOperation(id: id) }) else { return nil }
         logger.trace("Cancelled operation by id.", metadata: ["id": "\(id)"])
         return cancelled(cancellation)
@@ -460,7 +478,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
 /// An operation an effect has just cancelled: the loop drops the events of
 /// it that it has already taken.
 @usableFromInline
-struct _CancelledOperation {
+struct CancelledOperation {
     @usableFromInline let number: UInt64
     @usableFromInline let id: EffectID
 

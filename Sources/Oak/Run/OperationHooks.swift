@@ -16,15 +16,15 @@ var logger: Logger { Logger(label: "oak") }
 /// task may run on another isolation than its run, and a transducer declared
 /// in a module whose default isolation is the main actor has a conformance
 /// isolated to the main actor, which such a task must not use. Inspection
-/// records name the transducer through ``_RunInspection``.
+/// records name the transducer through ``RunInspection``.
 @usableFromInline
-struct _OperationHooks<Event>: Sendable {
+struct OperationHooks<Event>: Sendable {
     @usableFromInline let channel: _EventChannel<Event>
     @usableFromInline let info: EffectInfo
-    @usableFromInline let inspection: _RunInspection?
+    @usableFromInline let inspection: RunInspection?
 
     @usableFromInline
-    init(channel: _EventChannel<Event>, info: EffectInfo, inspection: _RunInspection?) {
+    init(channel: _EventChannel<Event>, info: EffectInfo, inspection: RunInspection?) {
         self.channel = channel
         self.info = info
         self.inspection = inspection
@@ -45,12 +45,12 @@ struct _OperationHooks<Event>: Sendable {
     @inline(__always)
     func run<Env, Input: Sendable>(
         _ body: @Sendable (Env, Input, isolated any Actor) async throws -> Void,
-        env: _AssumedSendable<Env>,
+        env: AssumedSendable<Env>,
         input: Input,
         actor: any Actor,
         isolation: isolated (any Actor)?
     ) async {
-        // Safety: see `_AssumedSendable`; `env` stays on `actor`, the run's
+        // Safety: see `AssumedSendable`; `env` stays on `actor`, the run's
         // isolation, unless `Env` is `Sendable`.
         nonisolated(unsafe) let env = env.value
         do {
@@ -66,10 +66,10 @@ struct _OperationHooks<Event>: Sendable {
     @inline(__always)
     func run<Env, Input: Sendable>(
         _ body: @Sendable @isolated(any) (Env, Input) async throws -> Void,
-        env: _AssumedSendable<Env>,
+        env: AssumedSendable<Env>,
         input: Input
     ) async {
-        // Safety: see `_AssumedSendable`; `Env` is Sendable for every operation.
+        // Safety: see `AssumedSendable`; `Env` is Sendable for every operation.
         nonisolated(unsafe) let env = env.value
         do {
             try await body(env, input)

@@ -11,7 +11,7 @@ import DequeModule
 /// ``BaseTransducer/_awaitRest(_:_:_:_:_:isolation:)``; the effect it
 /// speaks of is in the loop's slot.
 @usableFromInline
-enum _Rest {
+enum StepRest {
     /// The state is terminal and its output not delivered yet: deliver it,
     /// close the input and execute the last effect.
     case terminal
@@ -37,7 +37,7 @@ func _nextRunTicket() -> UInt64 {
 /// Ends the loop when the input was finished (`proxy.finish()`) and every
 /// event has been processed.
 @usableFromInline
-struct _InputFinished: Error {
+struct InputFinished: Error {
     @usableFromInline init() {}
 }
 
@@ -55,7 +55,7 @@ extension BaseTransducer {
     ///   atomic load and decrement per event, one lock per batch of up to 64
     ///   events.
     @inlinable
-    static func _run<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
+    static func _run<Carrier: StateCarrier, Out: Subject, E: RunnableEffect>(
         carrier: Carrier,
         proxy: Proxy,
         env: E.Env,
@@ -65,7 +65,7 @@ extension BaseTransducer {
     ) async throws -> Output
     where Carrier.State == State, Out.Value == Output, E.T == Self {
         let channel = proxy._channel
-        let inspection = _RunInspection.current(for: Self.self)
+        let inspection = RunInspection.current(for: Self.self)
         let run = _nextRunTicket()
         // One cancellation handler around the whole run, installed before
         // it attaches: each cancellation of the task is a stop request of
@@ -76,7 +76,7 @@ extension BaseTransducer {
         // cost of one relaxed atomic load.
         return try await withTaskCancellationHandler {
             try channel.attach(inspection: inspection, run: run)
-            let context = _EffectContext<Self, E.Env>(
+            let context = EffectContext<Self, E.Env>(
                 env: env, input: proxy.input, channel: channel, inspection: inspection)
             let (result, unprocessed) = await _loop(
                 carrier: carrier, channel: channel, context: context, output: output, effectType: effectType,
@@ -95,7 +95,7 @@ extension BaseTransducer {
                 await finish(
                     channel, taken: unprocessed, error: TransducerError.noOutputProduced, inspection: inspection)
                 throw TransducerError.noOutputProduced
-            case .failure(_ as _InputFinished):
+            case .failure(_ as InputFinished):
                 // `proxy.finish()` and every buffered event processed, in a
                 // state that is not terminal: there is no final output.
                 if !E.deliversOutput, let none = () as? Output {
@@ -119,10 +119,10 @@ extension BaseTransducer {
     /// but not processed. Its state lives in its own locals so that the hot
     /// path keeps them in registers.
     @inlinable
-    static func _loop<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
+    static func _loop<Carrier: StateCarrier, Out: Subject, E: RunnableEffect>(
         carrier: Carrier,
         channel: _EventChannel<Event>,
-        context: _EffectContext<Self, E.Env>,
+        context: EffectContext<Self, E.Env>,
         output: Out,
         effectType: E.Type,
         isolation: isolated (any Actor)?
@@ -156,7 +156,7 @@ extension BaseTransducer {
                             await channel.waitForActivity(isolation: isolation)
                             continue runLoop
                         case .drained:
-                            throw _InputFinished()
+                            throw InputFinished()
                         }
                     }
                     guard let element = batch.popFirst() else { continue runLoop }
@@ -172,8 +172,8 @@ extension BaseTransducer {
                         // neither needs an `await`. When something is left,
                         // it says what in `rest` and leaves the effect in
                         // `effect`, for `_awaitRest`.
-                        var rest = _Rest.terminal
-                        let outcome: _Outcome<Event>
+                        var rest = StepRest.terminal
+                        let outcome: EffectOutcome<Event>
                         if let executed =
                             _stepsOutOfLine
                             ? try _stepOutOfLine(
@@ -215,7 +215,7 @@ extension BaseTransducer {
                 pendingAck?.resume()
                 pendingAck = nil
             }
-        } catch let finished as _InputFinished {
+        } catch let finished as InputFinished {
             return (.failure(finished), batch)
         } catch {
             pendingAck?.resume(throwing: TransducerError.terminated)
@@ -244,11 +244,11 @@ extension BaseTransducer {
     /// The step, out of line: ``_step(_:_:_:_:_:_:_:_:isolation:)`` in a
     /// frame of its own (see `_stepsOutOfLine`).
     @inlinable @inline(never)
-    static func _stepOutOfLine<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
+    static func _stepOutOfLine<Carrier: StateCarrier, Out: Subject, E: RunnableEffect>(
         _ carrier: inout Carrier, _ event: Event, _ lastOutput: inout Output?, _ output: Out,
-        _ context: inout _EffectContext<Self, E.Env>, _ inspection: _RunInspection?, _ rest: inout _Rest,
+        _ context: inout EffectContext<Self, E.Env>, _ inspection: RunInspection?, _ rest: inout StepRest,
         _ pending: inout E?, isolation: isolated (any Actor)?
-    ) throws -> _Outcome<Event>? where Carrier.State == State, Out.Value == Output, E.T == Self {
+    ) throws -> EffectOutcome<Event>? where Carrier.State == State, Out.Value == Output, E.T == Self {
         try _step(
             &carrier, event, &lastOutput, output, &context, inspection, &rest, &pending, isolation: isolation)
     }
@@ -263,11 +263,11 @@ extension BaseTransducer {
     /// the effect's events. Otherwise it returns `nil` and says in `rest` and
     /// `pending` what ``_awaitRest(_:_:_:_:_:isolation:)`` has to do.
     @inlinable @inline(__always)
-    static func _step<Carrier: _StateCarrier, Out: Subject, E: _RunnableEffect>(
+    static func _step<Carrier: StateCarrier, Out: Subject, E: RunnableEffect>(
         _ carrier: inout Carrier, _ event: Event, _ lastOutput: inout Output?, _ output: Out,
-        _ context: inout _EffectContext<Self, E.Env>, _ inspection: _RunInspection?, _ rest: inout _Rest,
+        _ context: inout EffectContext<Self, E.Env>, _ inspection: RunInspection?, _ rest: inout StepRest,
         _ pending: inout E?, isolation: isolated (any Actor)?
-    ) throws -> _Outcome<Event>? where Carrier.State == State, Out.Value == Output, E.T == Self {
+    ) throws -> EffectOutcome<Event>? where Carrier.State == State, Out.Value == Output, E.T == Self {
         if let inspection { inspection.record(InspectionRecord<Self>.event(event)) }
         let (effect, out) = carrier.mutate { E.step(&$0, event) }
         if let inspection {
@@ -310,10 +310,10 @@ extension BaseTransducer {
     /// The rest of a step, out of line: ``_awaitRest(_:_:_:_:_:isolation:)``
     /// in a frame of its own (see `_stepsOutOfLine`).
     @inlinable @inline(never)
-    static func _awaitRestOutOfLine<Out: Subject, E: _RunnableEffect>(
-        _ rest: _Rest, _ lastOutput: Output?, _ output: Out, _ pending: inout E?,
-        _ context: inout _EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
-    ) async throws -> _Outcome<Event>? where Out.Value == Output, E.T == Self {
+    static func _awaitRestOutOfLine<Out: Subject, E: RunnableEffect>(
+        _ rest: StepRest, _ lastOutput: Output?, _ output: Out, _ pending: inout E?,
+        _ context: inout EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
+    ) async throws -> EffectOutcome<Event>? where Out.Value == Output, E.T == Self {
         try await _awaitRest(rest, lastOutput, output, &pending, &context, isolation: isolation)
     }
 
@@ -324,10 +324,10 @@ extension BaseTransducer {
     /// (`.suspending`). For a terminal state it closes the input, executes
     /// the last effect and returns `nil`: the run is over.
     @inlinable @inline(__always)
-    static func _awaitRest<Out: Subject, E: _RunnableEffect>(
-        _ rest: _Rest, _ lastOutput: Output?, _ output: Out, _ pending: inout E?,
-        _ context: inout _EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
-    ) async throws -> _Outcome<Event>? where Out.Value == Output, E.T == Self {
+    static func _awaitRest<Out: Subject, E: RunnableEffect>(
+        _ rest: StepRest, _ lastOutput: Output?, _ output: Out, _ pending: inout E?,
+        _ context: inout EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
+    ) async throws -> EffectOutcome<Event>? where Out.Value == Output, E.T == Self {
         switch rest {
         case .terminal, .terminalDelivered:
             if case .terminal = rest { try await _deliver(lastOutput, to: output, isolation: isolation) }
@@ -369,7 +369,7 @@ extension BaseTransducer {
     /// before the first event; out of line, since most transducers have none.
     @usableFromInline
     static func deliverInitialOutput<Out: Subject>(
-        _ initial: Output, to output: Out, inspection: _RunInspection?, isolation: isolated (any Actor)?
+        _ initial: Output, to output: Out, inspection: RunInspection?, isolation: isolated (any Actor)?
     ) async throws where Out.Value == Output {
         inspection?.record(InspectionRecord<Self>.output(initial))
         // Safety: the loop keeps the initial output only to return it.
@@ -382,8 +382,8 @@ extension BaseTransducer {
     /// Executes the effect of the update that reached a terminal state; the
     /// events it returns are not processed (contract 3.1).
     @usableFromInline
-    static func cleanUp<E: _RunnableEffect>(
-        _ effect: E, _ context: inout _EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
+    static func cleanUp<E: RunnableEffect>(
+        _ effect: E, _ context: inout EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
     ) async throws where E.T == Self {
         let ignored = try await effect.execute(&context, isolation: isolation).count
         if ignored > 0 {
@@ -402,7 +402,7 @@ extension BaseTransducer {
         _ channel: _EventChannel<Event>,
         taken: Deque<_EventChannel<Event>.Element>,
         error: (any Error)?,
-        inspection: _RunInspection?,
+        inspection: RunInspection?,
         isolation: isolated (any Actor)? = #isolation
     ) async {
         let remaining = channel.finish(taken: taken)

@@ -4,7 +4,7 @@
 /// Where the run loop keeps the state: in a local value, or in storage owned
 /// by a host. Specialised per run, so the local case costs nothing.
 @usableFromInline
-protocol _StateCarrier {
+protocol StateCarrier {
     associatedtype State
     var state: State { get }
     mutating func mutate<R>(_ body: (inout State) throws -> R) rethrows -> R
@@ -12,7 +12,7 @@ protocol _StateCarrier {
 
 /// State held by the run itself (`run(initialState:…)`).
 @usableFromInline
-struct _LocalState<State>: _StateCarrier {
+struct LocalState<State>: StateCarrier {
     @usableFromInline var state: State
 
     @inlinable
@@ -27,7 +27,7 @@ struct _LocalState<State>: _StateCarrier {
 /// State owned by a host (`run(storage:…)`): read before and written after
 /// every update, so the host sees each new state.
 @usableFromInline
-struct _HostState<S: Storage>: _StateCarrier {
+struct HostState<S: Storage>: StateCarrier {
     @usableFromInline let storage: S
 
     @inlinable

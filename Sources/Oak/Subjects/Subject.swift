@@ -64,7 +64,7 @@ extension Subject {
         if let isolation {
             try await subject.send(value, isolated: isolation)
         } else {
-            try await _DeliveryActor().deliver(value, to: subject)
+            try await DeliveryActor().deliver(value, to: subject)
         }
     }
 }
@@ -73,7 +73,7 @@ extension Subject {
 /// subject: one actor per delivery, since the run awaits each delivery
 /// before the next and needs no shared executor.
 @usableFromInline
-actor _DeliveryActor {
+actor DeliveryActor {
     @usableFromInline
     init() {}
 

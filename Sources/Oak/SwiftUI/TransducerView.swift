@@ -82,7 +82,7 @@ public struct TransducerView<Transducer: BaseTransducer, Content: View>: View {
     }
 
     private let state: Binding<Transducer.State>
-    private let run: @MainActor (_BindingStorage<Transducer.State>, Transducer.Proxy) async throws -> Transducer.Output
+    private let run: @MainActor (BindingStorage<Transducer.State>, Transducer.Proxy) async throws -> Transducer.Output
     private let completion: Completion?
     private let content: (Transducer.State, Transducer.Input) -> Content
 
@@ -90,7 +90,7 @@ public struct TransducerView<Transducer: BaseTransducer, Content: View>: View {
     @SwiftUI.State private var proxy: Transducer.Proxy
     /// The run's task, kept for the view's identity; cancelled when SwiftUI
     /// discards it.
-    @SwiftUI.State private var session = _TransducerViewSession()
+    @SwiftUI.State private var session = TransducerViewSession()
 
     /// Creates the view; every public initialiser calls this one.
     init(
@@ -98,7 +98,7 @@ public struct TransducerView<Transducer: BaseTransducer, Content: View>: View {
         proxy: Transducer.Proxy,
         completion: Completion?,
         run:
-            @escaping @MainActor (_BindingStorage<Transducer.State>, Transducer.Proxy) async throws -> Transducer.Output,
+            @escaping @MainActor (BindingStorage<Transducer.State>, Transducer.Proxy) async throws -> Transducer.Output,
         content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.state = state
@@ -127,7 +127,7 @@ public struct TransducerView<Transducer: BaseTransducer, Content: View>: View {
     private func startIfNeeded() {
         guard !session.hasStarted else { return }
         session.hasStarted = true
-        let storage = _BindingStorage(binding: state)
+        let storage = BindingStorage(binding: state)
         let proxy = self.proxy
         let run = self.run
         let completion = self.completion
@@ -143,9 +143,9 @@ public struct TransducerView<Transducer: BaseTransducer, Content: View>: View {
 /// updates: whether its run has started, and the run's task, cancelled when
 /// SwiftUI discards the view's state.
 @MainActor
-final class _TransducerViewSession {
+final class TransducerViewSession {
     var hasStarted = false
-    let task = _RunTaskHandle()
+    let task = RunTaskHandle()
 
     deinit {
         task.cancel()
@@ -154,7 +154,7 @@ final class _TransducerViewSession {
 
 /// A binding as the storage of a run: the run reads and writes the state
 /// through it, on the main actor.
-struct _BindingStorage<Value>: Storage {
+struct BindingStorage<Value>: Storage {
     let binding: Binding<Value>
 
     var value: Value {

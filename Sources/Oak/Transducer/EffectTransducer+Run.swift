@@ -52,7 +52,7 @@ extension EffectTransducer {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _LocalState(initialState), proxy: proxy, env: env, output: output,
+            carrier: LocalState(initialState), proxy: proxy, env: env, output: output,
             effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
@@ -67,7 +67,7 @@ extension EffectTransducer {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _LocalState(initialState), proxy: proxy, env: env, output: NoCallback<Output>(),
+            carrier: LocalState(initialState), proxy: proxy, env: env, output: NoCallback<Output>(),
             effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
@@ -84,7 +84,7 @@ extension EffectTransducer {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _HostState(storage), proxy: proxy, env: env, output: output,
+            carrier: HostState(storage), proxy: proxy, env: env, output: output,
             effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
@@ -99,7 +99,7 @@ extension EffectTransducer {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _HostState(storage), proxy: proxy, env: env, output: NoCallback<Output>(),
+            carrier: HostState(storage), proxy: proxy, env: env, output: NoCallback<Output>(),
             effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 }
@@ -115,7 +115,7 @@ extension EffectTransducer where Env == Void {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _LocalState(initialState), proxy: proxy, env: (), output: output,
+            carrier: LocalState(initialState), proxy: proxy, env: (), output: output,
             effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
@@ -128,7 +128,7 @@ extension EffectTransducer where Env == Void {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
+            carrier: LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
             effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
@@ -143,7 +143,7 @@ extension EffectTransducer where Env == Void {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _HostState(storage), proxy: proxy, env: (), output: output,
+            carrier: HostState(storage), proxy: proxy, env: (), output: output,
             effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 
@@ -157,7 +157,7 @@ extension EffectTransducer where Env == Void {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
+            carrier: HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
             effectType: Oak.Effect<Self>.self, isolation: systemActor)
     }
 }

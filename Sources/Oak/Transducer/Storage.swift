@@ -16,7 +16,7 @@ public protocol Storage<Value> {
 /// A property of an object as the storage of a run
 /// (`run(state:host:proxy:output:systemActor:)`).
 @usableFromInline
-struct _KeyPathStorage<Host, Value>: Storage {
+struct KeyPathStorage<Host, Value>: Storage {
     @usableFromInline let host: Host
     @usableFromInline let keyPath: ReferenceWritableKeyPath<Host, Value>
 

@@ -91,8 +91,8 @@ extension Transducer {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _LocalState(initialState), proxy: proxy, env: (), output: output,
-            effectType: _NoEffect<Self>.self, isolation: systemActor)
+            carrier: LocalState(initialState), proxy: proxy, env: (), output: output,
+            effectType: NoEffect<Self>.self, isolation: systemActor)
     }
 
     /// Runs the transducer against state owned by a host: `storage.value` is
@@ -112,8 +112,8 @@ extension Transducer {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _HostState(storage), proxy: proxy, env: (), output: output,
-            effectType: _NoEffect<Self>.self, isolation: systemActor)
+            carrier: HostState(storage), proxy: proxy, env: (), output: output,
+            effectType: NoEffect<Self>.self, isolation: systemActor)
     }
 
     /// Runs the transducer against the state kept in property `state` of
@@ -139,7 +139,7 @@ extension Transducer {
         systemActor: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
-            carrier: _HostState(_KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (), output: output,
-            effectType: _NoEffect<Self>.self, isolation: systemActor)
+            carrier: HostState(KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (), output: output,
+            effectType: NoEffect<Self>.self, isolation: systemActor)
     }
 }
