@@ -81,30 +81,27 @@ extension BaseTransducer {
             let (result, unprocessed) = await _loop(
                 carrier: carrier, channel: channel, context: context, output: output, effectType: effectType,
                 isolation: isolation)
+            let ending: Result<Output, any Error>
             switch result {
-            case .success(let lastOutput):
-                if let lastOutput {
-                    await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
-                    return lastOutput
-                }
-                // A terminal initial state without an initial output.
+            case .success(let lastOutput?):
+                ending = .success(lastOutput)
+            case .success(nil), .failure(_ as InputFinished):
+                // No final output: a terminal initial state without an
+                // initial output, or `proxy.finish()` with every buffered
+                // event processed in a state that is not terminal. Only a
+                // run whose updates deliver no output has one to return.
                 if !E.deliversOutput, let none = () as? Output {
-                    await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
-                    return none
+                    ending = .success(none)
+                } else {
+                    ending = .failure(TransducerError.noOutputProduced)
                 }
-                await finish(
-                    channel, taken: unprocessed, error: TransducerError.noOutputProduced, inspection: inspection)
-                throw TransducerError.noOutputProduced
-            case .failure(_ as InputFinished):
-                // `proxy.finish()` and every buffered event processed, in a
-                // state that is not terminal: there is no final output.
-                if !E.deliversOutput, let none = () as? Output {
-                    await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
-                    return none
-                }
-                await finish(
-                    channel, taken: unprocessed, error: TransducerError.noOutputProduced, inspection: inspection)
-                throw TransducerError.noOutputProduced
+            case .failure(let error):
+                ending = .failure(error)
+            }
+            switch ending {
+            case .success(let output):
+                await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
+                return output
             case .failure(let error):
                 await finish(channel, taken: unprocessed, error: error, inspection: inspection)
                 throw error
