@@ -210,8 +210,7 @@ struct FavouritesCommand: AsyncParsableCommand {
                         ? ComicsPlainView.escapingControlCharacters(encoded)
                         : all.map { "#\($0.number)  \($0.title.plainText)" }.joined(separator: "\n"))
             case ("add", let number?):
-                let comic = try await ComicsPlainView.load(.number(number), env: env.comics).get()
-                try await env.comics.setFavourite(comic, true)
+                _ = try await ComicsPlainView.addFavourite(number, env: env.comics)
             case ("remove", let number?):
                 try await env.favourites.remove(number)
             default:

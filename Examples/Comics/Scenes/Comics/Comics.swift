@@ -78,14 +78,14 @@ public enum Comics: EffectTransducer {
     /// flight are written after it, so the store ends as the screen said.
     public struct FavouriteChange: Equatable, Hashable, Sendable {
         /// The comic.
-        public var comic: Comic
+        public internal(set) var comic: Comic
         /// What the store is being told now.
-        public var writing: Bool
+        public internal(set) var writing: Bool
         /// What the user asked for last (and the screen showed).
-        public var wanted: Bool
+        public internal(set) var wanted: Bool
 
         /// A change.
-        public init(comic: Comic, writing: Bool, wanted: Bool) {
+        init(comic: Comic, writing: Bool, wanted: Bool) {
             self.comic = comic
             self.writing = writing
             self.wanted = wanted
@@ -95,24 +95,29 @@ public enum Comics: EffectTransducer {
     /// The feature's state.
     public struct State: NonTerminal, Equatable, Hashable, Sendable {
         /// What the feature is doing.
-        public var phase: Phase
+        public internal(set) var phase: Phase
         /// The number of the latest comic, once known.
-        public var latest: Int?
+        public internal(set) var latest: Int?
         /// Whether the comic shown is a favourite, as the user last set it
         /// (shown at once; the store follows: ``favouriteChanges``).
-        public var isFavourite: Bool
+        public internal(set) var isFavourite: Bool
         /// A message about the last intent, if any.
-        public var notice: Notice?
+        public internal(set) var notice: Notice?
         /// The image of the comic shown, once loaded (only for front ends
         /// that show images: see ``ComicsEnv/image``).
-        public var image: Data?
+        public internal(set) var image: Data?
         /// Whether the image of the comic shown is still on its way.
-        public var isLoadingImage: Bool
+        public internal(set) var isLoadingImage: Bool
         /// The favourite marks on their way to the store, by comic number.
-        public var favouriteChanges: [Int: FavouriteChange]
+        public internal(set) var favouriteChanges: [Int: FavouriteChange]
+
+        /// The state before the feature starts: nothing shown yet.
+        public init() {
+            self.init(phase: .idle)
+        }
 
         /// A state; by default nothing is shown yet.
-        public init(
+        init(
             phase: Phase = .idle, latest: Int? = nil, isFavourite: Bool = false, notice: Notice? = nil,
             image: Data? = nil, isLoadingImage: Bool = false, favouriteChanges: [Int: FavouriteChange] = [:]
         ) {
@@ -179,17 +184,37 @@ public enum Comics: EffectTransducer {
         case retry
         /// Make the comic shown a favourite, or no longer one.
         case toggleFavourite
-        /// A comic arrived.
-        case didLoad(Comic, isLatest: Bool, isFavourite: Bool)
-        /// Loading failed.
-        case didFail(Request, ComicsError)
-        /// The store took comic `number`'s favourite mark.
-        case didSetFavourite(number: Int, isFavourite: Bool)
-        /// The store could not take comic `number`'s favourite mark.
-        case favouritesFailed(number: Int, FavouritesUnavailable)
-        /// The image of comic `number` arrived, or will not (`nil`: the
-        /// front end shows no images, or it could not be loaded).
-        case didLoadImage(number: Int, Data?)
+        /// The world's answer to one of the feature's effects. Only the
+        /// feature makes answers: another module can pass one on, never
+        /// fake one.
+        case answer(Answer)
+    }
+
+    /// The world's answer to one of the feature's effects (a comic arrived,
+    /// the store took a mark, …). Its cases are the feature's own: no other
+    /// module can make or read one.
+    public struct Answer: Equatable, Sendable {
+        enum Kind: Equatable, Sendable {
+            /// A comic arrived.
+            case didLoad(Comic, isLatest: Bool, isFavourite: Bool)
+            /// Loading failed.
+            case didFail(Request, ComicsError)
+            /// The store took comic `number`'s favourite mark.
+            case didSetFavourite(number: Int, isFavourite: Bool)
+            /// The store could not take comic `number`'s favourite mark.
+            case favouritesFailed(number: Int, FavouritesUnavailable)
+            /// The image of comic `number` arrived, or will not (`nil`: the
+            /// front end shows no images, or it could not be loaded).
+            case didLoadImage(number: Int, Data?)
+        }
+
+        let kind: Kind
+
+        /// The answer's case without its payload, for a state diagram:
+        /// "didLoad".
+        public var name: String {
+            String(String(describing: kind).prefix { $0 != "(" })
+        }
     }
 
     /// The port.
@@ -261,6 +286,13 @@ public enum Comics: EffectTransducer {
             state.favouriteChanges[comic.number] = FavouriteChange(
                 comic: comic, writing: state.isFavourite, wanted: state.isFavourite)
             return write(comic, state.isFavourite)
+        case .answer(let answer):
+            return transition(&state, answer.kind)
+        }
+    }
+
+    static func transition(_ state: inout State, _ answer: Answer.Kind) -> Self.Effect? {
+        switch answer {
         case .didLoad(let comic, let isLatest, let isFavourite):
             state.phase = .showing(comic)
             // A mark on its way to the store is what the user set.
@@ -360,5 +392,32 @@ public enum Comics: EffectTransducer {
             }
             return (try await env.comic(env.randomNumber(1...max(latest, 1))), false)
         }
+    }
+}
+
+extension Comics.Event {
+    /// A comic arrived.
+    static func didLoad(_ comic: Comic, isLatest: Bool, isFavourite: Bool) -> Self {
+        .answer(Comics.Answer(kind: .didLoad(comic, isLatest: isLatest, isFavourite: isFavourite)))
+    }
+
+    /// Loading failed.
+    static func didFail(_ request: Comics.Request, _ error: ComicsError) -> Self {
+        .answer(Comics.Answer(kind: .didFail(request, error)))
+    }
+
+    /// The store took comic `number`'s favourite mark.
+    static func didSetFavourite(number: Int, isFavourite: Bool) -> Self {
+        .answer(Comics.Answer(kind: .didSetFavourite(number: number, isFavourite: isFavourite)))
+    }
+
+    /// The store could not take comic `number`'s favourite mark.
+    static func favouritesFailed(number: Int, _ error: FavouritesUnavailable) -> Self {
+        .answer(Comics.Answer(kind: .favouritesFailed(number: number, error)))
+    }
+
+    /// The image of comic `number` arrived, or will not.
+    static func didLoadImage(number: Int, _ image: Data?) -> Self {
+        .answer(Comics.Answer(kind: .didLoadImage(number: number, image)))
     }
 }

@@ -6,13 +6,33 @@ import Foundation
 
 /// Plain-text and JSON renderings of comics.
 public enum ComicsPlainView {
-    /// Loads what `request` names, once, outside any run.
+    /// Shows what `request` names: the feature runs once (``Comics/once(env:steps:isolation:)``)
+    /// and the comic it shows, or why it shows none, is the result. Plain
+    /// output shows no images: none is fetched.
     public static func load(_ request: Comics.Request, env: ComicsEnv) async -> Result<Comic, ComicsError> {
-        do throws(ComicsError) {
-            return .success(try await Comics.fetch(request, knownLatest: nil, env: env).comic)
-        } catch {
-            return .failure(error)
-        }
+        let state = await Comics.once(env: withoutImages(env), steps: [{ _ in request.event }])
+        return state.shown ?? .failure(.badResponse("nothing was loaded"))
+    }
+
+    /// Makes comic `number` a favourite the way a person does: shows it,
+    /// then marks it unless it is already marked. Returns the comic.
+    ///
+    /// - Throws: ``ComicsError`` when the comic cannot be shown,
+    ///   ``FavouritesUnavailable`` when the store did not take the mark.
+    public static func addFavourite(_ number: Int, env: ComicsEnv) async throws -> Comic {
+        let state = await Comics.once(
+            env: withoutImages(env),
+            steps: [{ _ in .goTo(number) }, { $0.isFavourite ? nil : .toggleFavourite }])
+        let comic = try (state.shown ?? .failure(.badResponse("nothing was loaded"))).get()
+        if case .favouritesUnavailable(let error) = state.notice { throw error }
+        return comic
+    }
+
+    /// `env` for a front end that shows no images.
+    static func withoutImages(_ env: ComicsEnv) -> ComicsEnv {
+        var env = env
+        env.image = { _ in nil }
+        return env
     }
 
     /// A comic as a few lines of plain text, or the error.
@@ -73,6 +93,7 @@ extension Comics.Event {
     /// The event's case without its payload, for a state diagram:
     /// "didLoad", "goTo".
     public var name: String {
-        String(String(describing: self).prefix { $0 != "(" })
+        if case .answer(let answer) = self { return answer.name }
+        return String(String(describing: self).prefix { $0 != "(" })
     }
 }

@@ -18,14 +18,19 @@ public enum Favourites: EffectTransducer {
     /// The feature's state.
     public struct State: NonTerminal, Equatable, Hashable, Sendable {
         /// What the feature shows.
-        public var phase: Phase
+        public internal(set) var phase: Phase
         /// The selected row.
-        public var selection: Int
+        public internal(set) var selection: Int
         /// A message about the last intent.
-        public var notice: String?
+        public internal(set) var notice: String?
+
+        /// The state before the feature starts: loading.
+        public init() {
+            self.init(phase: .loading)
+        }
 
         /// A state; by default loading.
-        public init(phase: Phase = .loading, selection: Int = 0, notice: String? = nil) {
+        init(phase: Phase = .loading, selection: Int = 0, notice: String? = nil) {
             self.phase = phase
             self.selection = selection
             self.notice = notice
@@ -54,12 +59,25 @@ public enum Favourites: EffectTransducer {
         case open
         /// Remove the selected favourite.
         case remove
-        /// The favourites were read.
-        case didLoad([Favourite])
-        /// Reading or changing them failed.
-        case didFail(FavouritesError)
-        /// A favourite was removed.
-        case didRemove(Int)
+        /// The store's answer to one of the feature's effects. Only the
+        /// feature makes answers: another module can pass one on, never
+        /// fake one.
+        case answer(Answer)
+    }
+
+    /// The store's answer to one of the feature's effects. Its cases are the
+    /// feature's own: no other module can make or read one.
+    public struct Answer: Equatable, Sendable {
+        enum Kind: Equatable, Sendable {
+            /// The favourites were read.
+            case didLoad([Favourite])
+            /// Reading or changing them failed.
+            case didFail(FavouritesError)
+            /// A favourite was removed.
+            case didRemove(Int)
+        }
+
+        let kind: Kind
     }
 
     /// What the feature tells its parent.
@@ -100,6 +118,14 @@ public enum Favourites: EffectTransducer {
                     try input.send(.didRemove(number))
                 }, .changed(state)
             )
+        case .answer(let answer):
+            answered(&state, answer.kind)
+        }
+        return (nil, .changed(state))
+    }
+
+    static func answered(_ state: inout State, _ answer: Answer.Kind) {
+        switch answer {
         case .didLoad(let favourites):
             state.phase = .list(favourites)
             state.selection = min(state.selection, max(favourites.count - 1, 0))
@@ -115,7 +141,6 @@ public enum Favourites: EffectTransducer {
             state.selection = min(state.selection, max(remaining.count - 1, 0))
             state.notice = "Removed #\(number)."
         }
-        return (nil, .changed(state))
     }
 
     /// Follows the changes others make (another session of a server): each
@@ -141,4 +166,15 @@ public enum Favourites: EffectTransducer {
             try input.send(.didLoad(favourites))
         }
     }
+}
+
+extension Favourites.Event {
+    /// The favourites were read.
+    static func didLoad(_ favourites: [Favourite]) -> Self { .answer(Favourites.Answer(kind: .didLoad(favourites))) }
+
+    /// Reading or changing them failed.
+    static func didFail(_ error: FavouritesError) -> Self { .answer(Favourites.Answer(kind: .didFail(error))) }
+
+    /// A favourite was removed.
+    static func didRemove(_ number: Int) -> Self { .answer(Favourites.Answer(kind: .didRemove(number))) }
 }

@@ -5,10 +5,11 @@
 // the copy is out of date. `OAK_UPDATE_DIAGRAMS=1 swift test --filter
 // ComicsDiagramTests` rewrites it.
 
-import ComicsScene
 import Foundation
 import OakTesting
 import Testing
+
+@testable import ComicsScene
 
 @Suite("The Comics feature's diagram")
 struct ComicsDiagramTests {

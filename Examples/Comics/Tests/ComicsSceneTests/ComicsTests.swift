@@ -2,12 +2,13 @@
 // every state change, every event its effects send back, every output.
 
 import Clocks
-import ComicsScene
 import Foundation
 import Oak
 import OakTesting
 import Synchronization
 import Testing
+
+@testable import ComicsScene
 
 /// A tester of the Comics feature that also checks every output: the
 /// output is the state after the step, which these helpers follow in a

@@ -1,10 +1,11 @@
 // Changes made elsewhere (another session of the web server) reach an open
 // list without a reload: the feature follows its port's `changes`.
 
-import FavouritesScene
 import Foundation
 import Oak
 import Testing
+
+@testable import FavouritesScene
 
 @Suite("Favourites follow changes made elsewhere", .timeLimit(.minutes(1)))
 struct FavouritesChangesTests {

@@ -1,11 +1,12 @@
 // The Favourites feature's transitions, exhaustively, through its mock
 // port: list, select, open, remove, and a store that cannot be read.
 
-import FavouritesScene
 import Foundation
 import Oak
 import OakTesting
 import Testing
+
+@testable import FavouritesScene
 
 /// A tester of the Favourites feature that also checks every output:
 /// `.changed` with the state after the step, which these helpers follow in

@@ -3,12 +3,13 @@
 // posted intent name becomes that intent of the current model (or nothing,
 // when it is not offered).
 
-import ComicsScene
-import FavouritesScene
 import Foundation
 import MainScene
 import Oak
 import Testing
+
+@testable import ComicsScene
+@testable import FavouritesScene
 
 /// Main's state showing `comics` in the Comics scene, with a Comics run
 /// that is not running (its proxy only buffers what it is sent).
