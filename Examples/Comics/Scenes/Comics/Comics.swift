@@ -153,6 +153,14 @@ public enum Comics: EffectTransducer {
             }
         }
 
+        /// The image of comic `number` when that comic is shown and its
+        /// image has arrived; `nil` otherwise: a front end shows only the
+        /// image of the comic shown.
+        public func image(of number: Int) -> Data? {
+            guard case .showing(let comic) = phase, comic.number == number else { return nil }
+            return image
+        }
+
         /// The comic on screen, if any.
         public var shownComic: Comic? {
             switch phase {

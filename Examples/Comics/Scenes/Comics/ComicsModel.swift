@@ -66,8 +66,15 @@ public struct ComicsModel {
     public var offersGoTo: Bool { loading == nil }
 
     /// Goes to comic `number`, if the state is still the one this model
-    /// shows.
-    public var goTo: (Int) -> Intent<Comics.Event>
+    /// shows: `nil` when going to a number is not offered now, or `number`
+    /// is not a comic number (they start at 1).
+    public func goTo(_ number: Int) -> Intent<Comics.Event>? {
+        guard offersGoTo, number >= 1 else { return nil }
+        return goToIntent(number)
+    }
+
+    /// Makes the intent of ``goTo(_:)``.
+    let goToIntent: (Int) -> Intent<Comics.Event>
 }
 
 extension Comics {
@@ -114,6 +121,6 @@ extension Comics {
         }
         return ComicsModel(
             content: content, image: state.image, loading: loading, notice: state.notice, intents: actions,
-            goTo: { intents(.goTo($0)) })
+            goToIntent: { intents(.goTo($0)) })
     }
 }

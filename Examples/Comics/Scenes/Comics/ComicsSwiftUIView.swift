@@ -44,7 +44,7 @@ public struct ComicsView: View {
                 HStack {
                     TextField("Comic number", text: $number)
                     Button("Go") {
-                        if let number = Int(number) { model.goTo(number)() }
+                        if let number = Int(number) { model.goTo(number)?() }
                     }
                 }
             }

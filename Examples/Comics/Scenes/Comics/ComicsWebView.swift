@@ -37,10 +37,8 @@ public enum ComicsWebView {
     /// comic and its image has arrived; `nil` otherwise: a page shows only
     /// the image of the comic on it.
     public static func image(at path: String, in state: Comics.State) -> Data? {
-        guard path.hasPrefix("/image/"), let number = Int(path.dropFirst("/image/".count)),
-            case .showing(let comic) = state.phase, comic.number == number
-        else { return nil }
-        return state.image
+        guard path.hasPrefix("/image/"), let number = Int(path.dropFirst("/image/".count)) else { return nil }
+        return state.image(of: number)
     }
 
     /// The Comics scene for `model`: what is shown, then a form for each

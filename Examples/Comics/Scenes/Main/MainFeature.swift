@@ -182,6 +182,8 @@ public enum Main: EffectTransducer {
             guard state.favourites != nil else { break }
             state.favouritesState = favourites
         case .openComic(let number):
+            // Opened from the favourites' list only.
+            guard state.scene == .favourites else { break }
             state.scene = .comics
             if let comics = state.comics { effects.append(.send(.goTo(number), to: comics)) }
         }

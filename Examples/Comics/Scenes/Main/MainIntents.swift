@@ -48,13 +48,24 @@ public struct MainIntents {
         }
     }
 
-    /// The Comics feature's model of `state`, while the feature runs.
-    public func comicsModel(_ state: Main.State) -> ComicsModel? {
-        comics.map { Comics.model(of: state.comicsState, intents: $0) }
+    /// Opens comic `number` from the favourites' list: offered while the
+    /// list is shown, for a comic number (from 1).
+    public func openComic(_ number: Int, _ state: Main.State) -> Intent<Main.Event>? {
+        guard favouritesModel(state) != nil, number >= 1 else { return nil }
+        return main(.openComic(number))
     }
 
-    /// The Favourites feature's model of `state`, while the feature runs.
+    /// The Comics feature's model of `state`, while its scene is shown and
+    /// the feature runs: no Comics intent is offered from another scene.
+    public func comicsModel(_ state: Main.State) -> ComicsModel? {
+        guard state.scene == .comics else { return nil }
+        return comics.map { Comics.model(of: state.comicsState, intents: $0) }
+    }
+
+    /// The Favourites feature's model of `state`, while its scene is shown
+    /// (the feature runs exactly then).
     public func favouritesModel(_ state: Main.State) -> FavouritesModel? {
-        favourites.map { Favourites.model(of: state.favouritesState, intents: $0) }
+        guard state.scene == .favourites else { return nil }
+        return favourites.map { Favourites.model(of: state.favouritesState, intents: $0) }
     }
 }

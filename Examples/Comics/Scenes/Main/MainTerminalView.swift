@@ -37,8 +37,8 @@ public enum MainTerminalView {
         var bindings: [KeyBinding] = []
         let main = intents.main
         // Each model once: drawn, and asked for its keys.
-        let comics = state.scene == .comics ? intents.comicsModel(state) : nil
-        let favourites = state.scene == .favourites ? intents.favouritesModel(state) : nil
+        let comics = intents.comicsModel(state)
+        let favourites = intents.favouritesModel(state)
         if let prompt = state.prompt {
             canvas.add("Go to comic number: \(prompt)▏", .bold)
             canvas.add("Type the number, Enter to go, Esc to cancel.", .dim)

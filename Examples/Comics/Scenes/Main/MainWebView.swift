@@ -70,7 +70,7 @@ public enum MainWebView {
     /// Invokes the intent named `name` (with `number`, for those that take
     /// one) of the model of `state`, made by `intents`: nil if no such
     /// intent is offered in `state` (an unknown name, a scene not shown, an
-    /// action the state does not allow, a missing or non-positive number),
+    /// action the state does not allow, a missing number),
     /// else what the intent did (``IntentResult/stale`` if the state has
     /// moved on since `state`).
     public static func perform(
@@ -82,24 +82,15 @@ public enum MainWebView {
         case showFavouritesIntent:
             return intents.main(.showFavourites)()
         case openComicIntent:
-            // Offered by the favourites' Open buttons only.
-            guard state.scene == .favourites, let number, number >= 1 else { return nil }
-            return intents.main(.openComic(number))()
+            return number.flatMap { intents.openComic($0, state) }?()
         case ComicsWebView.goToIntent:
-            guard state.scene == .comics, let model = intents.comicsModel(state), model.offersGoTo,
-                let number, number >= 1
-            else { return nil }
-            return model.goTo(number)()
+            return number.flatMap { intents.comicsModel(state)?.goTo($0) }?()
         default:
             if let kind = ComicsModel.Kind.allCases.first(where: { ComicsWebView.intentName($0) == name }) {
-                guard state.scene == .comics, let intent = intents.comicsModel(state)?.intent(kind) else { return nil }
-                return intent()
+                return intents.comicsModel(state)?.intent(kind)?()
             }
             if let kind = FavouritesWebView.kinds.first(where: { FavouritesWebView.intentName($0) == name }) {
-                guard state.scene == .favourites, let intent = intents.favouritesModel(state)?.intent(kind) else {
-                    return nil
-                }
-                return intent()
+                return intents.favouritesModel(state)?.intent(kind)?()
             }
             return nil
         }

@@ -98,4 +98,12 @@ struct ComicsOnceTests {
         #expect(state.shownComic?.number == 8)
         #expect(state.isQuiet)
     }
+
+    @Test("the image of a comic is the feature's only while that comic is shown")
+    func theImageIsTheShownComics() async {
+        let port = Counting()
+        let state = await Comics.once(env: port.env, steps: [{ _ in .goTo(3) }])
+        #expect(state.image(of: 3) == Data([1]))
+        #expect(state.image(of: 2) == nil)
+    }
 }

@@ -105,6 +105,15 @@ struct MainTests {
         await app.end()
     }
 
+    @Test("a comic is opened from the favourites' list only: elsewhere openComic changes nothing")
+    func openComicOutsideTheFavouritesChangesNothing() {
+        var state = Main.State()
+        let before = state
+        #expect(state.scene == .comics)
+        #expect(Main.update(&state, event: .openComic(3)) == nil)
+        #expect(state == before)
+    }
+
     @Test func aNumberIsTypedThenOpened() async throws {
         let app = MainHarness()
         try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
