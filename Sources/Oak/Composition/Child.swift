@@ -1,3 +1,7 @@
+// A child transducer run by its parent: the handle the parent's state holds
+// (`Child`), the effects that run, dismiss and send to it, and the subject that
+// turns the child's outputs into the parent's events with back pressure.
+
 #if canImport(FoundationEssentials)
 import struct FoundationEssentials.UUID
 #else

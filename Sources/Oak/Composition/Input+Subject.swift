@@ -1,3 +1,6 @@
+// A proxy's input as a subject: the outputs of one run become the events of
+// another (`output: otherProxy.input`).
+
 /// The input of a buffered ``Proxy`` is a ``Subject``: pass it as the
 /// `output` of another run to pipe that transducer's outputs into this one.
 ///

@@ -1,3 +1,6 @@
+// State-scoped intents: a user action bound to the state it was offered in,
+// refused once the state has left that scope (`Intent`, `Intents`).
+
 /// What invoking an ``Intent`` did.
 public enum IntentResult: Equatable, Sendable, CustomStringConvertible {
     /// The event was sent to the run.

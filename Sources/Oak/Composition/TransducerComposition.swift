@@ -1,3 +1,5 @@
+// Two transducers composed into one, side by side or one after the other.
+
 /// Two transducers run as one: side by side (``parallel(_:_:initialState:proxy:env:output:isolation:)``)
 /// or one after the other (``sequential(_:_:initialState:then:proxies:env:output:isolation:)``).
 ///

@@ -1,3 +1,7 @@
+// The effect type: every kind of effect an `update` can return, how each is
+// stored (inline or boxed), and their public initialisers. How the run
+// executes them is in `Run/EffectExecution.swift`.
+
 /// A description of side work, returned by the `update` function of an
 /// ``EffectTransducer`` and executed by the runtime.
 ///

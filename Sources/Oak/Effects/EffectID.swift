@@ -1,3 +1,5 @@
+// The identifier of an operation, for replacing and cancelling it.
+
 /// The identifier of an operation, as given to an `Effect` initializer's
 /// `id:` or to ``Effect/cancelTask(_:)``.
 ///

@@ -1,3 +1,5 @@
+// An effect as data, for tests and tools: what it does, without running it.
+
 /// What an effect does, as data: its kind, an operation's id and delay, the
 /// parts of a combination. It lets a test check the effects that `update`
 /// returns without running them.

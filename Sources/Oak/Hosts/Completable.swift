@@ -1,3 +1,5 @@
+// The completion protocol of the hosts (`ObservableTransducer`, `TransducerView`).
+
 /// Something that is told once how a piece of work ended: the completion of
 /// a host (``ObservableTransducer/Completion``, `TransducerView.Completion`).
 public protocol Completable<Value, Failure> {

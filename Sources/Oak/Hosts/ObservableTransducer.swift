@@ -1,3 +1,7 @@
+// A host that runs a transducer for as long as it lives and publishes its state
+// through Observation; its initialisers are in
+// `ObservableTransducer+Initializers.swift`.
+
 import Observation
 
 /// A host that runs a transducer for as long as it lives and publishes its

@@ -1,3 +1,6 @@
+// Saving a host's state after every change and restoring it at the next start
+// (`StateSnapshots`), with the storage and writer the hosts use for it.
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

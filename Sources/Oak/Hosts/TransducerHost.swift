@@ -1,3 +1,6 @@
+// A host of your own: an actor that owns a transducer's state and runs it
+// (`TransducerHost`), with its `run` overloads.
+
 /// An actor that owns the state of a transducer and runs it on its own
 /// isolation: what Oak calls a *transducer actor*.
 ///

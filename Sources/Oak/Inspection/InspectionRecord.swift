@@ -1,3 +1,5 @@
+// What an inspector sees of a run, as values (`InspectionRecord`, `EffectInfo`).
+
 /// What an inspector sees of a run, in order.
 public enum InspectionRecord<T: BaseTransducer> {
     /// The run took `event` (from the proxy or from an action).

@@ -1,3 +1,6 @@
+// Watching runs from a test or a tool: the inspector protocol and the per-run
+// recorder the run loop calls only when one is installed.
+
 /// Observes runs: every event taken, state after each update, output, effect
 /// start / finish / cancellation / failure, and the end of the run.
 ///

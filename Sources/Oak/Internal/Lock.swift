@@ -1,3 +1,5 @@
+// The lock the run's storage uses: a value behind a platform mutex.
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)

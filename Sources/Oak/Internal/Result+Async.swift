@@ -1,3 +1,5 @@
+// `Result` from an async throwing closure, for the hosts' completions.
+
 extension Result where Failure == any Error {
     /// The outcome of `body`: `.success` with what it returned, `.failure`
     /// with what it threw. The hosts hand it to their completion.

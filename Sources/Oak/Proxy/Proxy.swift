@@ -1,3 +1,5 @@
+// The buffered proxy: `send` enqueues the event and returns at once.
+
 #if canImport(FoundationEssentials)
 import struct FoundationEssentials.UUID
 #else

@@ -1,3 +1,5 @@
+// The suspending proxy: `send` returns once the event has been processed.
+
 #if canImport(FoundationEssentials)
 import struct FoundationEssentials.UUID
 #else

@@ -1,3 +1,5 @@
+// Oak's protocols for the two kinds of input (buffered, suspending).
+
 /// The send-only handle of a buffered proxy: `send` enqueues the event and
 /// returns at once. ``Proxy/Input`` conforms; write generic components
 /// against it (a component that produces events for any transducer).

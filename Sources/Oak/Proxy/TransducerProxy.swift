@@ -1,3 +1,6 @@
+// What every proxy offers (`TransducerProxy`), and what only Oak's two proxies
+// give the run loop (`_ChannelProxy`: the channel, an operation's input).
+
 #if canImport(FoundationEssentials)
 import struct FoundationEssentials.UUID
 #else

@@ -1,3 +1,5 @@
+// A subject that calls a closure with every output.
+
 /// A subject that calls a closure with every output.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+// A subject that ignores every output.
+
 /// A subject that ignores every value: the output of a run that nobody
 /// observes. It costs nothing on the hot path.
 public struct NoCallback<Value>: Subject, Sendable {

@@ -1,3 +1,5 @@
+// The receiver of a run's outputs (`Subject`) and how the run delivers to it.
+
 /// A receiver of the outputs of a transducer.
 ///
 /// `send` is `async`: the run awaits every delivery before it executes the

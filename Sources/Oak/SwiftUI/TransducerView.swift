@@ -1,3 +1,6 @@
+// A SwiftUI view that hosts a transducer, its state in the enclosing view's
+// `@State` (Apple platforms; type-checked on Linux against the stand-in module).
+
 #if canImport(SwiftUI)
 import SwiftUI
 

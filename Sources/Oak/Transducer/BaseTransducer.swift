@@ -1,3 +1,6 @@
+// The vocabulary shared by both kinds of transducer, and the `run`
+// requirements that let generic code run any of them.
+
 /// The vocabulary shared by ``Transducer`` and ``EffectTransducer``.
 ///
 /// You do not conform to `BaseTransducer` directly; conform to one of the two

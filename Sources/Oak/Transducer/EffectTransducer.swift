@@ -1,3 +1,7 @@
+// The transducer whose `update` also returns an effect, and the two forms of
+// that `update` (`Effect?`, or `(Effect?, Output)`). Its `run` overloads are
+// in `EffectTransducer+Run.swift`.
+
 /// A finite-state transducer whose `update` also returns an effect (``Effect``): side
 /// work that the runtime executes with an environment `Env`.
 ///

@@ -1,3 +1,5 @@
+// Where a host keeps a transducer's state (`Storage`).
+
 /// Storage for the state of a transducer, supplied by a host.
 ///
 /// A host (for example ``ObservableTransducer`` or a custom actor) owns the

@@ -1,3 +1,5 @@
+// States that know whether they are final (`Terminable`, `NonTerminal`).
+
 /// A state that knows whether it is final.
 ///
 /// When the state of a running transducer becomes terminal after an update,

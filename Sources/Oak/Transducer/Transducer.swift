@@ -1,3 +1,6 @@
+// The pure transducer and its designated `run` overloads (Oak's other
+// spellings are in `Compatibility/`).
+
 /// A finite-state transducer without side effects: a pure function from
 /// state and event to a new state and an output.
 ///

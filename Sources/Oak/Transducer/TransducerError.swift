@@ -1,3 +1,5 @@
+// The errors the runtime throws, each saying what to do.
+
 /// The errors that the Oak runtime throws for misuse and for the ways a run
 /// can end other than by reaching a terminal state.
 ///
