@@ -21,9 +21,7 @@ extension Transducer {
         proxy: Proxy = Proxy(),
         systemActor: isolated (any Actor)? = #isolation
     ) async throws {
-        _ = try await _run(
-            carrier: LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: NoEffect<Self>.self, isolation: systemActor)
+        try await run(initialState: initialState, proxy: proxy, output: NoCallback<Output>(), systemActor: systemActor)
     }
 
     /// Runs the transducer against state owned by a host, ignoring outputs.
@@ -35,9 +33,7 @@ extension Transducer {
         proxy: Proxy = Proxy(),
         systemActor: isolated (any Actor)? = #isolation
     ) async throws {
-        _ = try await _run(
-            carrier: HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: NoEffect<Self>.self, isolation: systemActor)
+        try await run(storage: storage, proxy: proxy, output: NoCallback<Output>(), systemActor: systemActor)
     }
 
     /// Runs the transducer against the state kept in property `state` of
@@ -52,9 +48,7 @@ extension Transducer {
         proxy: Proxy = Proxy(),
         isolated: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        try await _run(
-            carrier: HostState(KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (),
-            output: NoCallback<Output>(), effectType: NoEffect<Self>.self, isolation: isolated)
+        try await run(state: state, host: host, proxy: proxy, output: NoCallback<Output>(), systemActor: isolated)
     }
 }
 
