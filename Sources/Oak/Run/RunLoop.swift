@@ -183,13 +183,10 @@ extension BaseTransducer {
                             outcome = executed
                         } else {
                             // What suspends: the output's delivery, the effect.
-                            let awaited =
-                                _stepsOutOfLine
-                                ? try await _awaitRestOutOfLine(
+                            guard
+                                let awaited = try await _awaitRest(
                                     rest, lastOutput, output, &effect, &context, isolation: isolation)
-                                : try await _awaitRest(
-                                    rest, lastOutput, output, &effect, &context, isolation: isolation)
-                            guard let awaited else { break runLoop }
+                            else { break runLoop }
                             outcome = awaited
                         }
                         if !context.cancelledOperations.isEmpty {
@@ -304,50 +301,81 @@ extension BaseTransducer {
         return nil
     }
 
-    /// The rest of a step, out of line: ``_awaitRest(_:_:_:_:_:isolation:)``
-    /// in a frame of its own (see `_stepsOutOfLine`).
-    @inlinable @inline(never)
-    static func _awaitRestOutOfLine<Out: Subject, E: RunnableEffect>(
-        _ rest: StepRest, _ lastOutput: Output?, _ output: Out, _ pending: inout E?,
-        _ context: inout EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
-    ) async throws -> EffectOutcome<Event>? where Out.Value == Output, E.T == Self {
-        try await _awaitRest(rest, lastOutput, output, &pending, &context, isolation: isolation)
-    }
-
     /// The rest of a step that ``_step(_:_:_:_:_:_:_:_:isolation:)`` could
     /// not do without suspending: delivers the output it could not, then
     /// executes what it left of the effect — all of it after a delivery,
     /// only what suspends after `executeSync` returned `nil`
     /// (`.suspending`). For a terminal state it closes the input, executes
     /// the last effect and returns `nil`: the run is over.
+    ///
+    /// Inlined into the loop; for a large transducer (see
+    /// `_stepsOutOfLine`) the delivery and the execution are each called out
+    /// of line, each in a frame of its own: one frame holding both is larger
+    /// than either, and the task keeps its largest frame for the rest of the
+    /// run (decision 0032).
     @inlinable @inline(__always)
     static func _awaitRest<Out: Subject, E: RunnableEffect>(
         _ rest: StepRest, _ lastOutput: Output?, _ output: Out, _ pending: inout E?,
         _ context: inout EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
     ) async throws -> EffectOutcome<Event>? where Out.Value == Output, E.T == Self {
+        if rest == .terminal || rest == .waiting {
+            if _stepsOutOfLine {
+                try await _deliverOutOfLine(lastOutput, to: output, isolation: isolation)
+            } else {
+                try await _deliver(lastOutput, to: output, isolation: isolation)
+            }
+        }
         switch rest {
         case .terminal, .terminalDelivered:
-            if case .terminal = rest { try await _deliver(lastOutput, to: output, isolation: isolation) }
             // Close first: nothing sent from now on can be processed.
             context.channel.close()
             if let last = pending.take() { try await cleanUp(last, &context, isolation: isolation) }
             return nil
         case .waiting:
-            try await _deliver(lastOutput, to: output, isolation: isolation)
             // Stopped during the delivery: the run ends without executing
             // the effect.
             if context.channel.isStopRequested { return .noEvent }
         case .suspending:
             break
         }
+        return _stepsOutOfLine
+            ? try await _executeOutOfLine(&pending, &context, afterSync: rest == .suspending, isolation: isolation)
+            : try await _execute(&pending, &context, afterSync: rest == .suspending, isolation: isolation)
+    }
+
+    /// ``_execute(_:_:afterSync:isolation:)`` in a frame of its own.
+    @inlinable @inline(never)
+    static func _executeOutOfLine<E: RunnableEffect>(
+        _ pending: inout E?, _ context: inout EffectContext<Self, E.Env>, afterSync: Bool,
+        isolation: isolated (any Actor)?
+    ) async throws -> EffectOutcome<Event> where E.T == Self {
+        try await _execute(&pending, &context, afterSync: afterSync, isolation: isolation)
+    }
+
+    /// Executes the effect the step left in `pending`: all of it, or only
+    /// what suspends when `executeSync` has already returned `nil`
+    /// (`afterSync`). Records a failed action for an inspecting test.
+    @inlinable @inline(__always)
+    static func _execute<E: RunnableEffect>(
+        _ pending: inout E?, _ context: inout EffectContext<Self, E.Env>, afterSync: Bool,
+        isolation: isolated (any Actor)?
+    ) async throws -> EffectOutcome<Event> where E.T == Self {
         guard let effect = pending.take() else { return .noEvent }
         do {
-            if case .suspending = rest { return try await effect.executeSuspending(&context, isolation: isolation) }
+            if afterSync { return try await effect.executeSuspending(&context, isolation: isolation) }
             return try await effect.execute(&context, isolation: isolation)
         } catch {
             if context.isInspecting { context.recordActionFailed(error) }
             throw error
         }
+    }
+
+    /// ``_deliver(_:to:isolation:)`` in a frame of its own.
+    @inlinable @inline(never)
+    static func _deliverOutOfLine<Out: Subject>(
+        _ value: Output?, to output: Out, isolation: isolated (any Actor)?
+    ) async throws where Out.Value == Output {
+        try await _deliver(value, to: output, isolation: isolation)
     }
 
     /// Delivers an output that `_sendSynchronously` could not.
