@@ -129,10 +129,15 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// will settle any more).
     var isSettled: Bool { hasEnded || app.isSettled(storage.value) }
 
-    /// The content of the current state, for a page that is open.
+    /// The content of the current state, for a page that is open, led by
+    /// the page's title for the script to set (`data-page-title`): the
+    /// browser's tab follows the state too.
     @inline(never)
     func content() -> HTML {
-        app.content(of: storage.value, session: context)
+        let state = storage.value
+        return """
+            <template data-page-title="\(app.title(of: state))"></template>\(app.content(of: state, session: context))
+            """
     }
 
     /// A file the current state's page shows, if any.

@@ -137,6 +137,8 @@ public enum WebPage {
           const events = new EventSource("\(eventsPath)");
           const show = (content, version) => {
             app.innerHTML = content;
+            const titled = app.querySelector("template[data-page-title]");
+            if (titled) { document.title = titled.dataset.pageTitle; }
             document.body.dataset.version = version;
             placeMicrophone();
             const next = toneOf();

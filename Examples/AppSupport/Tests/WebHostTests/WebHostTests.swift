@@ -122,6 +122,8 @@ struct WebHostTests {
         #expect(answer.status == 204)
         let pushed = try #require(try await iterator.next())
         #expect(pushed.contains("data-count=\"42\""), "\(pushed)")
+        // The page's title travels with it, for the script to set.
+        #expect(pushed.hasPrefix("<template data-page-title=\"Tally · 42\"></template>"), "\(pushed)")
         // A plain form (no script) is redirected to the page.
         let plain = try await client.intent("increment", token: token, fetch: false)
         #expect(plain.status == 303)

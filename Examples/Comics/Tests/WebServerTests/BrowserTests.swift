@@ -66,6 +66,9 @@ struct BrowserTests {
             // Open one.
             try await browser.click(WebDriver.intentButton("main.openComic", number: 7))
             try await browser.waitUntil(Self.showing(7))
+            // The tab's title follows the pushed page.
+            let title = try await browser.text("#comic-title")
+            #expect(try await browser.run("return document.title;") as? String == "Oak Comics · \(title)")
             try await browser.waitUntil("document.getElementById('comic-image') !== null")
             try WebDriver.saveArtifact(try await browser.screenshot(), as: "comics-web-favourite.png")
         } catch {
