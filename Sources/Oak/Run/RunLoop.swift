@@ -271,11 +271,8 @@ extension BaseTransducer {
         let delivered = try !E.deliversOutput || output._sendSynchronously(out)
         lastOutput = out
         if carrier.state.isTerminal {
-            rest = .terminal
+            rest = delivered ? .terminalDelivered : .terminal
             pending = consume effect
-            // The output is delivered by `_awaitRest`: `lastOutput` is kept
-            // as not delivered.
-            if delivered { rest = .terminalDelivered }
             return nil
         }
         // `consume`: the effect is moved, not copied; a copy costs a retain
