@@ -190,7 +190,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
 
     /// What ``offer(_:from:)`` did.
     @usableFromInline
-    enum Offer {
+    enum Offer: Equatable {
         /// The event was enqueued.
         case enqueued
         /// Nothing was done: the buffer is full.

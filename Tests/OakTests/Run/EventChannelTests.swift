@@ -30,18 +30,9 @@ struct EventChannelTests {
     func offerNeverWaitsAndNeverDrops() throws {
         let proxy = Proxy<Int>(bufferSize: 2)
         let channel = proxy._channel
-        guard case .enqueued = channel.offer(1, from: 0) else {
-            Issue.record("the first event did not fit an empty buffer of 2")
-            return
-        }
-        guard case .enqueued = channel.offer(2, from: 0) else {
-            Issue.record("the second event did not fit a buffer of 2")
-            return
-        }
-        guard case .wouldWait = channel.offer(3, from: 0) else {
-            Issue.record("a full buffer took a third event")
-            return
-        }
+        #expect(channel.offer(1, from: 0) == .enqueued)
+        #expect(channel.offer(2, from: 0) == .enqueued)
+        #expect(channel.offer(3, from: 0) == .wouldWait)
         #expect(channel.pendingEvents == 2)
         #expect(throws: TransducerError.bufferFull) { try proxy.send(4) }
     }
@@ -53,20 +44,14 @@ struct EventChannelTests {
         await #expect(throws: TransducerError.cancelled) {
             try await Counting.run(initialState: Counting.State(), proxy: proxy, output: NoCallback())
         }
-        guard case .refused(.terminated) = proxy._channel.offer(1, from: 0) else {
-            Issue.record("an ended run's channel took an event")
-            return
-        }
+        #expect(proxy._channel.offer(1, from: 0) == .refused(.terminated))
     }
 
     @Test("a waiting send is refused at once when the buffer is full, not left waiting")
     func aWaitingSendOnAFullBufferIsRefusedAtOnce() async {
         let proxy = SyncSuspendingProxy<Int>(bufferSize: 1)
         let channel = proxy._channel
-        guard case .enqueued = channel.offer(1, from: 0) else {
-            Issue.record("the first event did not fit")
-            return
-        }
+        #expect(channel.offer(1, from: 0) == .enqueued)
         let error = await channel.enqueueAndWait(2, from: 0, waitingForRoom: false)
         #expect(error == .bufferFull)
         #expect(channel.pendingEvents == 1)
@@ -76,10 +61,7 @@ struct EventChannelTests {
     func aSendWaitingForRoomIsProcessed() async throws {
         let proxy = SyncSuspendingProxy<Int>(bufferSize: 1)
         let channel = proxy._channel
-        guard case .enqueued = channel.offer(1, from: 0) else {
-            Issue.record("the first event did not fit")
-            return
-        }
+        #expect(channel.offer(1, from: 0) == .enqueued)
         let waiting = Task { await channel.deliver(2, from: 0, untilProcessed: true) }
         let run = Task {
             try await SuspendingCounting.run(
