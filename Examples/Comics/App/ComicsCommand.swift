@@ -155,7 +155,7 @@ struct Show: AsyncParsableCommand {
     @OptionGroup var sources: Sources
 
     func validate() throws {
-        guard number == "latest" || (Int(number) ?? 0) > 0 else {
+        guard number == "latest" || Int(number).map(Comic.numbers.contains) == true else {
             throw ValidationError("\"\(number)\" is not a comic number: give a number from 1, or \"latest\".")
         }
     }

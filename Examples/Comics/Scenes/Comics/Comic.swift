@@ -27,6 +27,9 @@ public struct Comic: Equatable, Hashable, Sendable, Codable {
         self.imageURL = imageURL
         self.link = link
     }
+
+    /// The numbers comics can have: from 1 (the latest bounds them above).
+    public static let numbers = 1...
 }
 
 /// Why a comic could not be loaded.

@@ -266,7 +266,7 @@ public enum Comics: EffectTransducer {
             return load(.random, &state)
         case .goTo(let number):
             state.notice = nil
-            guard number >= 1, number <= state.latest ?? Int.max else {
+            guard Comic.numbers.contains(number), number <= state.latest ?? Int.max else {
                 state.notice = .outOfRange(number, latest: state.latest ?? 0)
                 return nil
             }

@@ -69,7 +69,7 @@ public struct ComicsModel {
     /// shows: `nil` when going to a number is not offered now, or `number`
     /// is not a comic number (they start at 1).
     public func goTo(_ number: Int) -> Intent<Comics.Event>? {
-        guard offersGoTo, number >= 1 else { return nil }
+        guard offersGoTo, Comic.numbers.contains(number) else { return nil }
         return goToIntent(number)
     }
 

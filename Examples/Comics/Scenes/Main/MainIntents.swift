@@ -51,7 +51,7 @@ public struct MainIntents {
     /// Opens comic `number` from the favourites' list: offered while the
     /// list is shown, for a comic number (from 1).
     public func openComic(_ number: Int, _ state: Main.State) -> Intent<Main.Event>? {
-        guard favouritesModel(state) != nil, number >= 1 else { return nil }
+        guard favouritesModel(state) != nil, Comic.numbers.contains(number) else { return nil }
         return main(.openComic(number))
     }
 
