@@ -32,6 +32,16 @@ enum EffectOutcome<Event> {
     }
 }
 
+/// Thrown where the run loop observes a stop at a suspension inside a chain
+/// of actions (after an awaited output delivery or an async action): the
+/// chain is cut there, and the run ends with the stop's error (rules 2.3 and
+/// 3.3, decision 0033). Never reaches the caller of `run`: the loop replaces
+/// it with the stop requested, which is pending whenever it is thrown.
+@usableFromInline
+struct ChainCut: Error {
+    @usableFromInline init() {}
+}
+
 /// The per-run values effects are executed with.
 @usableFromInline
 struct EffectContext<T: BaseTransducer, Env> {
@@ -141,6 +151,11 @@ protocol RunnableEffect {
         _ context: inout EffectContext<T, Env>, isolation: isolated (any Actor)?
     ) throws -> EffectOutcome<T.Event>?
 
+    /// The parts of a combination (``Effect/combine(_:)-(Effect<T>...)``),
+    /// `nil` for any other effect: a terminal state's clean-up executes them
+    /// one by one, so that a stop seen in one part does not skip the next.
+    var combinedParts: [Self]? { get }
+
     /// The effect's action, when it is an action with an isolation of its
     /// own that returns one event (`Effect(action:)`); the run loop awaits
     /// it directly.
@@ -172,9 +187,14 @@ extension RunnableEffect {
     }
 
     /// Executes what `executeSync` returned `nil` for: an action with an
-    /// isolation of its own, awaited in place, or `executeAsync`. When the
-    /// run was stopped meanwhile, the events the effect returns are not
-    /// processed (rule 3.3: a stop takes effect at the next suspension).
+    /// isolation of its own, awaited in place, or `executeAsync`.
+    ///
+    /// When the run was stopped meanwhile, the chain is cut here (rules 2.3
+    /// and 3.3, decision 0033): it throws ``ChainCut``, so that neither the
+    /// events this effect returns, nor the effects after it in a
+    /// combination, nor the events of the chain still waiting in the loop
+    /// are processed. A terminal state's clean-up (rule 3.1) catches it at
+    /// each of its parts and goes on (`cleanUp` in the run loop).
     @inlinable
     @inline(__always)
     func executeSuspending(
@@ -192,7 +212,8 @@ extension RunnableEffect {
         } else {
             outcome = try await executeAsync(&context, isolation: isolation)
         }
-        return context.channel.isStopRequested ? .noEvent : outcome
+        if context.channel.isStopRequested { throw ChainCut() }
+        return outcome
     }
 }
 
@@ -216,6 +237,9 @@ enum NoEffect<T: Transducer>: RunnableEffect {
 
     @inlinable
     var asyncAction: (@Sendable @isolated(any) (Env) async throws -> sending T.Event)? { nil }
+
+    @inlinable
+    var combinedParts: [Self]? { switch self {} }
 
     @inlinable
     func executeAsync(
@@ -314,6 +338,12 @@ extension Effect: RunnableEffect {
     @inlinable
     var asyncAction: (@Sendable @isolated(any) (T.Env) async throws -> sending T.Event)? {
         if case .asyncAction(let action) = storage { return action }
+        return nil
+    }
+
+    @inlinable
+    var combinedParts: [Effect]? {
+        if case .boxed(let box) = storage, case .combined(let effects) = box.kind { return effects }
         return nil
     }
 

@@ -211,6 +211,13 @@ extension BaseTransducer {
             }
         } catch let finished as InputFinished {
             return (.failure(finished), batch)
+        } catch let cut as ChainCut {
+            // A stop observed at a suspension of the chain: the rest of the
+            // chain is not processed. The event that began it was (its
+            // update ran, its output was delivered): its sender is released
+            // as processed (rule 4.4). The run ends with the stop's error.
+            pendingAck?.resume()
+            return (.failure(channel.firstEnding(failingWith: cut)), batch)
         } catch {
             pendingAck?.resume(throwing: TransducerError.terminated)
             // An output delivery or an effect that throws ends the run, unless
@@ -329,9 +336,9 @@ extension BaseTransducer {
             if let last = pending.take() { try await cleanUp(last, &context, isolation: isolation) }
             return nil
         case .waiting:
-            // Stopped during the delivery: the run ends without executing
-            // the effect.
-            if context.channel.isStopRequested { return .noEvent }
+            // Stopped during the delivery: the chain is cut here, without
+            // executing the effect (decision 0033).
+            if context.channel.isStopRequested { throw ChainCut() }
         case .suspending:
             break
         }
@@ -361,6 +368,8 @@ extension BaseTransducer {
         do {
             if afterSync { return try await effect.executeSuspending(&context, isolation: isolation) }
             return try await effect.execute(&context, isolation: isolation)
+        } catch let cut as ChainCut {
+            throw cut  // A stop, not a failure of the action.
         } catch {
             if context.isInspecting { context.recordActionFailed(error) }
             throw error
@@ -403,11 +412,24 @@ extension BaseTransducer {
 
     /// Executes the effect of the update that reached a terminal state; the
     /// events it returns are not processed (contract 3.1).
+    ///
+    /// A clean-up is not a chain: a stop seen while a part of it suspends
+    /// (``ChainCut``) does not skip the parts after it. A combination is
+    /// executed part by part for that, each part's cut caught on its own.
     @usableFromInline
     static func cleanUp<E: RunnableEffect>(
         _ effect: E, _ context: inout EffectContext<Self, E.Env>, isolation: isolated (any Actor)?
     ) async throws where E.T == Self {
-        let ignored = try await effect.execute(&context, isolation: isolation).count
+        var ignored = 0
+        if let parts = effect.combinedParts {
+            for part in parts { try await cleanUp(part, &context, isolation: isolation) }
+        } else {
+            do {
+                ignored = try await effect.execute(&context, isolation: isolation).count
+            } catch is ChainCut {
+                // Its events would not be processed anyway.
+            }
+        }
         if ignored > 0 {
             logger.debug(
                 "The effect of the update that reached a terminal state returned events; they are not processed.",
