@@ -15,12 +15,22 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The most browser sessions at once.") var maxSessions = 1_000
     @Option(help: "Minutes a session lives without a request (fractions allowed).") var idleMinutes = 30.0
     @OptionGroup var sources: Sources
+    @Option(
+        name: .customLong("allowed-host"),
+        help: ArgumentHelp(
+            "A name browsers may reach the server by, beside its address and localhost (a reverse proxy's, say); "
+                + "repeat for several; a leading dot allows subdomains. Requests for other names get 421.",
+            valueName: "name"))
+    var allowedHosts: [String] = []
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
         guard maxSessions > 0 else { throw ValidationError("--max-sessions takes a number from 1.") }
         guard idleMinutes > 0, idleMinutes <= 10_080 else {
             throw ValidationError("--idle-minutes takes a number of minutes above 0, at most a week (10080).")
+        }
+        for name in allowedHosts where AllowedHosts.name(of: name) == nil {
+            throw ValidationError("--allowed-host takes a host name such as app.example.com (no scheme, no port).")
         }
     }
 
@@ -31,6 +41,7 @@ struct Serve: AsyncParsableCommand {
             let host = try await WebHost.start(
                 app: ComicsWeb(env: env), port: port,
                 limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000))),
+                allowedHosts: AllowedHosts(allowedHosts),
                 logger: Logger(label: "oak.comics.web"))
             // Written at once, not buffered: a script waits for this line.
             FileHandle.standardOutput.write(Data("Oak Comics: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))

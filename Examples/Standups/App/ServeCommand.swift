@@ -32,6 +32,13 @@ struct Serve: AsyncParsableCommand {
             "The address other processes of the app send this one's meeting viewers to, with --database "
                 + "(default: the address it serves on).", valueName: "http(s)://host[:port]"))
     var publicURL: String?
+    @Option(
+        name: .customLong("allowed-host"),
+        help: ArgumentHelp(
+            "A name browsers may reach the server by, beside its address and localhost (a reverse proxy's, say); "
+                + "repeat for several; a leading dot allows subdomains. Requests for other names get 421.",
+            valueName: "name"))
+    var allowedHosts: [String] = []
     @OptionGroup var options: StoreOptions
 
     func validate() throws {
@@ -40,6 +47,9 @@ struct Serve: AsyncParsableCommand {
         guard maxRecordings > 0 else { throw ValidationError("--max-recordings takes a number from 1.") }
         guard idleMinutes > 0, idleMinutes <= 10_080 else {
             throw ValidationError("--idle-minutes takes a number of minutes above 0, at most a week (10080).")
+        }
+        for name in allowedHosts where AllowedHosts.name(of: name) == nil {
+            throw ValidationError("--allowed-host takes a host name such as app.example.com (no scheme, no port).")
         }
         if let publicURL {
             guard let url = URL(string: publicURL), url.scheme == "http" || url.scheme == "https", url.host != nil
@@ -93,6 +103,9 @@ struct Serve: AsyncParsableCommand {
             host = try await WebHost.start(
                 app: StandupsWeb(env: env, microphones: microphones, homes: homes?.port ?? .here), port: port,
                 limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000))),
+                // The public address's name is one the server is reached by.
+                allowedHosts: AllowedHosts(
+                    allowedHosts + [publicURL.flatMap { URL(string: $0)?.host }].compactMap { $0 }),
                 logger: Logger(label: "oak.standups.web"))
         } catch {
             await storage.close()

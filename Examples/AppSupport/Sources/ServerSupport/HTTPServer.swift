@@ -15,26 +15,34 @@ import ServiceLifecycle
 import Synchronization
 
 /// What a server accepts from its connections: how many at once, and how long
-/// a client may take. Slow or idle clients are closed instead of holding a
-/// connection forever.
+/// a client may take. Slow, silent or idle clients are closed instead of
+/// holding a connection.
 public struct ConnectionLimits: Sendable, Hashable {
     /// The most connections open at once. Beyond it the server stops
     /// accepting: new connections wait in the listen queue until one closes.
     public var maxConnections: Int
-    /// How long a connection may go without a complete request head (a
-    /// client that trickles its headers) or without a new request between
-    /// two: then it is closed. A response being written (a stream of
-    /// events) does not count as idle.
+    /// How long a new connection may take to send its first request head,
+    /// counted from the connection: a deadline, not an idle timer, so a
+    /// client that sends nothing, or trickles its head, is closed when it is
+    /// up.
+    public var headTimeout: Duration
+    /// How long a connection may stay without a new request between two
+    /// (then it is closed). A response being written (a stream of events)
+    /// does not count as idle.
     public var idleTimeout: Duration
     /// How long a request's body may take to arrive once its head has:
-    /// responders that read bodies apply it (``collectBody(of:upTo:within:)``).
+    /// responders that read bodies apply it (``collectBody(of:upTo:within:channel:)``).
     public var bodyTimeout: Duration
 
-    /// Limits for a small server: 1,024 connections, 30 seconds idle, 10
-    /// seconds for a body.
-    public init(maxConnections: Int = 1_024, idleTimeout: Duration = .seconds(30), bodyTimeout: Duration = .seconds(10))
-    {
+    /// Limits for a small server: 1,024 connections, 10 seconds for the
+    /// first request's head, 30 seconds idle between requests, 10 seconds
+    /// for a body.
+    public init(
+        maxConnections: Int = 1_024, headTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
+        bodyTimeout: Duration = .seconds(10)
+    ) {
         self.maxConnections = maxConnections
+        self.headTimeout = headTimeout
         self.idleTimeout = idleTimeout
         self.bodyTimeout = bodyTimeout
     }
@@ -67,8 +75,9 @@ public struct WebSocketUpgrades: Sendable {
 
     /// Decides, from a request's head, whether to upgrade it and how its
     /// connection is handled. An upgrade request refused (`.dontUpgrade`)
-    /// is answered 400 by hummingbird-websocket; a request without the
-    /// upgrade's headers goes to the server's HTTP responder.
+    /// is answered 400 with an empty body by hummingbird-websocket, and the
+    /// connection closed; a request without the upgrade's headers goes to
+    /// the server's HTTP responder.
     public var shouldUpgrade: Decision
 
     /// Upgrades the requests `shouldUpgrade` accepts; frames of at most
@@ -135,14 +144,26 @@ public final class HTTPServer: Sendable {
         let urlHost = host.contains(":") ? "[\(host)]" : host
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let http1 = HTTP1Channel.Configuration(idleTimeout: .init(limits.idleTimeout))
+        // Each connection is guarded before Hummingbird sees a request
+        // (ConnectionGuard.swift): the first head's deadline, and a status
+        // for a request the parser refuses.
+        let headTimeout = limits.headTimeout
         let server: HTTPServerBuilder =
             if let webSockets {
-                .http1WebSocketUpgrade(
-                    configuration: HTTP1WebSocketUpgradeChannel.Configuration(
-                        http1: http1, ws: WebSocketServerConfiguration(maxFrameSize: webSockets.maxFrameSize)),
-                    shouldUpgrade: webSockets.shouldUpgrade)
+                HTTPServerBuilder { responder in
+                    GuardedChildChannel(
+                        inner: HTTP1WebSocketUpgradeChannel(
+                            responder: responder,
+                            configuration: HTTP1WebSocketUpgradeChannel.Configuration(
+                                http1: http1, ws: WebSocketServerConfiguration(maxFrameSize: webSockets.maxFrameSize)),
+                            shouldUpgrade: webSockets.shouldUpgrade),
+                        headTimeout: headTimeout)
+                }
             } else {
-                .http1(configuration: http1)
+                HTTPServerBuilder { responder in
+                    GuardedChildChannel(
+                        inner: HTTP1Channel(responder: responder, configuration: http1), headTimeout: headTimeout)
+                }
             }
         let app = Application(
             responder: responder,

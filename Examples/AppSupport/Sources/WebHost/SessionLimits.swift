@@ -1,7 +1,8 @@
 /// How many browser sessions a ``WebHost`` keeps, for how long, and how long
 /// a new session's first page may wait for its app to settle.
 public struct SessionLimits: Sendable, Hashable {
-    /// The most sessions alive at once; a new browser gets 503 beyond it.
+    /// The most sessions alive at once, beside the provisional ones of
+    /// first visits; a new browser gets 503 beyond it.
     public var maxSessions: Int
     /// How long a session lives after its last request while no page of
     /// it is open. An open page (its event stream) keeps it alive; the
@@ -14,16 +15,34 @@ public struct SessionLimits: Sendable, Hashable {
     public var firstPaint: Duration
     /// The largest intent body accepted, in bytes.
     public var maxBodySize: Int
+    /// How long a new session stays provisional at most: made by a first
+    /// `GET /` without a cookie, it counts against ``maxSessions`` only once
+    /// a request comes back with its cookie (the page's script, style or
+    /// event stream, a form); one that never comes back ends after this
+    /// time.
+    public var provisionalTimeout: Duration
+    /// The most provisional sessions at once; a new one beyond it ends the
+    /// oldest (a flood of first visits cannot lock new browsers out).
+    public var maxProvisionalSessions: Int
+    /// The most provisional sessions one client address holds at once; a
+    /// new one beyond it ends that client's oldest.
+    public var maxProvisionalSessionsPerClient: Int
 
     /// Limits for a small server: 1,000 sessions, 30 minutes idle, 2
-    /// seconds for the first page, intents of at most 4 KiB.
+    /// seconds for the first page, intents of at most 4 KiB; provisional
+    /// sessions for 30 seconds, a quarter of `maxSessions` of them (at
+    /// least 64), 64 per client address.
     public init(
         maxSessions: Int = 1_000, idleTimeout: Duration = .seconds(30 * 60), firstPaint: Duration = .seconds(2),
-        maxBodySize: Int = 4_096
+        maxBodySize: Int = 4_096, provisionalTimeout: Duration = .seconds(30), maxProvisionalSessions: Int? = nil,
+        maxProvisionalSessionsPerClient: Int = 64
     ) {
         self.maxSessions = maxSessions
         self.idleTimeout = idleTimeout
         self.firstPaint = firstPaint
         self.maxBodySize = maxBodySize
+        self.provisionalTimeout = provisionalTimeout
+        self.maxProvisionalSessions = max(1, maxProvisionalSessions ?? max(64, maxSessions / 4))
+        self.maxProvisionalSessionsPerClient = max(1, maxProvisionalSessionsPerClient)
     }
 }

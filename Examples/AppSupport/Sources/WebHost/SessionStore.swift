@@ -1,7 +1,9 @@
 // The live browser sessions: made with unguessable ids, found by cookie,
 // capped in number, kept while a page of theirs is open, and expired after a
 // time without requests or open pages — an expired session's run is
-// cancelled and awaited, so no task is left behind.
+// cancelled and awaited, so no task is left behind. A first visit's session
+// is provisional until its cookie comes back: a budget of its own, so that
+// a script that fetches `/` a thousand times cannot lock browsers out.
 
 import CMemory
 import Common
@@ -28,9 +30,19 @@ actor SessionStore<App: WebApplication> {
     private let limits: SessionLimits
     let clock: any Clock<Duration>
     private let logger: Logger
-    /// The sessions, by id, and when each was last used (on `clock`,
-    /// measured from `start`).
-    private var sessions: [String: (session: WebSession<App>, lastSeen: Duration)] = [:]
+    /// A live session, when it was last used (on `clock`, measured from
+    /// `start`), and, while no request has come back with its cookie, the
+    /// client that made it and when.
+    private struct Entry {
+        var session: WebSession<App>
+        var lastSeen: Duration
+        var provisional: (client: String, made: Duration)?
+    }
+
+    /// The sessions, by id.
+    private var sessions: [String: Entry] = [:]
+    /// The ids of the provisional sessions, oldest first.
+    private var provisionalOrder: [String] = []
     private let start: Elapsed
     /// Whether the server is stopping.
     private var isClosed = false
@@ -46,27 +58,69 @@ actor SessionStore<App: WebApplication> {
         self.start = Elapsed(on: clock)
     }
 
-    /// How many sessions live.
+    /// How many sessions live, provisional ones included.
     var count: Int { sessions.count }
 
+    /// How many sessions are provisional.
+    var provisionalCount: Int { provisionalOrder.count }
+
+    /// How many sessions count against `maxSessions`.
+    private var confirmedCount: Int { sessions.count - provisionalOrder.count }
+
     /// The session whose id is `id`, marked as used now; `nil` when there is
-    /// none (never made, expired, or the id was forged).
+    /// none (never made, expired, or the id was forged). A provisional
+    /// session is confirmed by this request, its cookie having come back,
+    /// when `maxSessions` allows (else it stays provisional).
     func session(id: String?) -> WebSession<App>? {
-        guard let id, let entry = sessions[id] else { return nil }
-        sessions[id]?.lastSeen = now
+        guard let id, var entry = sessions[id] else { return nil }
+        entry.lastSeen = now
+        if entry.provisional != nil, confirmedCount < limits.maxSessions {
+            entry.provisional = nil
+            provisionalOrder.removeAll { $0 == id }
+        }
+        sessions[id] = entry
         return entry.session
     }
 
-    /// A new session, started.
+    /// A new session, started: provisional, made for `client` (its
+    /// address), until a request comes back with its cookie.
     ///
-    /// - Throws: ``SessionStoreError/full`` when `maxSessions` live.
-    func makeSession() async throws(SessionStoreError) -> WebSession<App> {
-        if sessions.count >= limits.maxSessions { await expireIdle() }
-        guard !isClosed, sessions.count < limits.maxSessions else { throw .full }
+    /// Provisional sessions have their own budget: beyond
+    /// `maxProvisionalSessionsPerClient` for the client, its oldest ends;
+    /// beyond `maxProvisionalSessions`, the oldest of all; any older than
+    /// `provisionalTimeout` end first.
+    ///
+    /// - Throws: ``SessionStoreError/full`` when `maxSessions` confirmed
+    ///   sessions live (the new one could never be confirmed), or the
+    ///   server is stopping.
+    func makeSession(client: String) async throws(SessionStoreError) -> WebSession<App> {
+        if confirmedCount >= limits.maxSessions { await expireIdle() }
+        guard !isClosed, confirmedCount < limits.maxSessions else { throw .full }
+        var ending: [WebSession<App>] = []
+        let expired = now - limits.provisionalTimeout
+        while let oldest = provisionalOrder.first, let made = sessions[oldest]?.provisional?.made, made < expired {
+            ending.append(contentsOf: remove(oldest))
+        }
+        let clients = provisionalOrder.filter { sessions[$0]?.provisional?.client == client }
+        if clients.count >= limits.maxProvisionalSessionsPerClient, let oldest = clients.first {
+            ending.append(contentsOf: remove(oldest))
+        }
+        if provisionalOrder.count >= limits.maxProvisionalSessions, let oldest = provisionalOrder.first {
+            ending.append(contentsOf: remove(oldest))
+        }
         let session = WebSession(app: app, id: Self.randomToken(), token: Self.randomToken())
-        sessions[session.id] = (session, now)
+        sessions[session.id] = Entry(session: session, lastSeen: now, provisional: (client, now))
+        provisionalOrder.append(session.id)
         await session.start()
+        for ended in ending { await ended.stop() }
         return session
+    }
+
+    /// Forgets the session `id`; returns it, for the caller to stop.
+    private func remove(_ id: String) -> [WebSession<App>] {
+        guard let entry = sessions.removeValue(forKey: id) else { return [] }
+        if entry.provisional != nil { provisionalOrder.removeAll { $0 == id } }
+        return [entry.session]
     }
 
     /// Ends every session idle for longer than `idleTimeout` with no page
@@ -81,6 +135,10 @@ actor SessionStore<App: WebApplication> {
     /// end when idle for longer than `idleTimeout`.
     func sweep() async -> SweepReport {
         let deadline = now - limits.idleTimeout
+        let provisionalDeadline = now - limits.provisionalTimeout
+        func isOver(_ entry: Entry) -> Bool {
+            entry.lastSeen < deadline || (entry.provisional.map { $0.made < provisionalDeadline } ?? false)
+        }
         var idle: [WebSession<App>] = []
         var kept = 0
         for (id, entry) in sessions {
@@ -88,15 +146,15 @@ actor SessionStore<App: WebApplication> {
                 sessions[id]?.lastSeen = now
                 await entry.session.pingPages()
                 kept += 1
-            } else if entry.lastSeen < deadline {
+            } else if isOver(entry) {
                 idle.append(entry.session)
             }
         }
         for session in idle {
             // Not used since the check above: a request meanwhile would have
-            // marked it.
-            guard let entry = sessions[session.id], entry.lastSeen < deadline else { continue }
-            sessions[session.id] = nil
+            // marked it (and confirmed a provisional one).
+            guard let entry = sessions[session.id], isOver(entry) else { continue }
+            _ = remove(session.id)
         }
         var expired = 0
         for session in idle where sessions[session.id] == nil {
@@ -111,14 +169,16 @@ actor SessionStore<App: WebApplication> {
         isClosed = true
         let all = sessions.values.map(\.session)
         sessions.removeAll()
+        provisionalOrder.removeAll()
         for session in all {
             await session.stop()
         }
     }
 
-    /// Sweeps every quarter of `idleTimeout` until cancelled.
+    /// Sweeps every quarter of `idleTimeout`, or every `provisionalTimeout`
+    /// when that is shorter, until cancelled.
     func sweepPeriodically() async {
-        let interval = limits.idleTimeout / 4
+        let interval = min(limits.idleTimeout / 4, limits.provisionalTimeout)
         while !Task.isCancelled {
             do {
                 try await clock.sleep(for: interval)
@@ -126,12 +186,13 @@ actor SessionStore<App: WebApplication> {
                 return
             }
             let report = await sweep()
+            // Hands the pages freed since the last sweep back to the system:
+            // by ended sessions, and by connections that closed (a burst of
+            // them leaves their buffers in glibc's arenas otherwise, and the
+            // resident size would stay at its peak). A few milliseconds for
+            // a heap of hundreds of megabytes, every sweep.
+            oak_return_freed_memory()
             if report.expired > 0 || endedAtLastSweep > 0 {
-                // Hands the pages freed by ended sessions back to the system
-                // (glibc keeps them in its arenas otherwise, and the resident
-                // size would stay at its peak); once more at the next sweep,
-                // for what their connections freed after they ended.
-                oak_return_freed_memory()
                 logger.info(
                     report.expired > 0 ? "Idle sessions ended." : "Memory of ended sessions returned.",
                     metadata: [

@@ -35,7 +35,8 @@ import WebUI
 ///   is noticed; an open page keeps its session alive;
 /// - `GET /streams/<name>?token=…`: a stream the page sends (its
 ///   microphone), a WebSocket upgraded only with the session's cookie, its
-///   token and the server's own `Origin` (else 403); the app decides
+///   token and the server's own `Origin` (else 400 with an empty body,
+///   hummingbird-websocket's answer to a refused upgrade); the app decides
 ///   whether the state offers it (``WebApplication/openStream(_:in:session:)``)
 ///   and the host applies its ``WebStreamLimits``; refusals close the
 ///   connection with a code and a reason (``WebStreamRefusal``);
@@ -43,9 +44,13 @@ import WebUI
 ///   page's script, style, and the worklet that records its microphone;
 /// - any other `GET`: a file of the current state (``WebApplication/resource(at:in:)``), or 404.
 ///
-/// Every response carries a Content-Security-Policy without inline
-/// scripts, `nosniff` and `no-referrer`. Connections are capped and slow or
-/// idle clients closed (``ConnectionLimits``).
+/// A request whose `Host` is not a name the server answers for
+/// (``AllowedHosts``: addresses, `localhost`, and the names given) is
+/// answered 421 before any session is made: a page of another site that
+/// rebinds its name to this server's address gets nothing. Every response
+/// carries a Content-Security-Policy without inline scripts, `nosniff` and
+/// `no-referrer`. Connections are capped, and silent, slow or idle clients
+/// closed (``ConnectionLimits``).
 public final class WebHost<App: WebApplication>: Sendable {
     /// The server's root address, such as `http://127.0.0.1:8080`.
     public var baseURL: String { server.baseURL }
@@ -70,6 +75,8 @@ public final class WebHost<App: WebApplication>: Sendable {
     ///   - port: The port; 0 lets the system choose a free one (see
     ///     ``port``).
     ///   - limits: How many sessions may live, and for how long.
+    ///   - allowedHosts: The names, beside addresses and `localhost`, that
+    ///     requests may reach the server by (``AllowedHosts``).
     ///   - connections: How many connections, and how long a client may take;
     ///     by default ``ConnectionLimits``' times, and room for two
     ///     connections per session (its open page and a request) and 256
@@ -83,13 +90,15 @@ public final class WebHost<App: WebApplication>: Sendable {
     ///   in use.
     public static func start(
         app: App, host: String = "127.0.0.1", port: Int = 0, limits: SessionLimits = SessionLimits(),
-        connections: ConnectionLimits? = nil, clock: any Clock<Duration> = ContinuousClock(),
+        allowedHosts: AllowedHosts = AllowedHosts(), connections: ConnectionLimits? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
         sweeps: Bool = true, logger: Logger = Logger(label: "oak.web")
     ) async throws -> WebHost {
         let connections = connections ?? ConnectionLimits(maxConnections: 2 * limits.maxSessions + 256)
         let store = SessionStore(app: app, limits: limits, clock: clock, logger: logger)
         let responder = WebResponder(
-            store: store, limits: limits, bodyTimeout: connections.bodyTimeout, style: app.style, logger: logger)
+            store: store, limits: limits, allowedHosts: allowedHosts, bodyTimeout: connections.bodyTimeout,
+            style: app.style, logger: logger)
         let server = try await HTTPServer.start(
             responder: responder, host: host, port: port, limits: connections,
             webSockets: responder.streamUpgrades(clock: clock), logger: logger)

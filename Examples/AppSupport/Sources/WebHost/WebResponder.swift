@@ -2,6 +2,7 @@
 // states into responses. No feature logic: which intents exist and what
 // they do is the app's (its views and transducers).
 
+import Common
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -28,6 +29,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
 
     let store: SessionStore<App>
     let limits: SessionLimits
+    let allowedHosts: AllowedHosts
     let bodyTimeout: Duration
     let style: String
     let logger: Logger
@@ -38,7 +40,11 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         var response: Response
         do {
-            response = try await route(request, context: context)
+            // Before anything else, and before any session is made: a
+            // request for a name this server is not (DNS rebinding).
+            response =
+                allowedHosts.allows(request.head.authority)
+                ? try await route(request, context: context) : misdirected(request)
         } catch {
             logger.error("A request failed.", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             response = Self.page(
@@ -63,7 +69,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         switch path {
         case "/":
             guard readOnly else { return Self.notAllowed("GET, HEAD") }
-            return await index(request)
+            return await index(request, client: Self.client(of: context))
         case WebPage.intentPath:
             guard method == .post else { return Self.notAllowed("POST") }
             return await intent(request, context: context)
@@ -72,12 +78,15 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
             return await events(request, context: context)
         case WebPage.scriptPath:
             guard readOnly else { return Self.notAllowed("GET, HEAD") }
+            await confirm(request)
             return Self.text(WebPage.script, type: "text/javascript; charset=utf-8")
         case WebPage.stylePath:
             guard readOnly else { return Self.notAllowed("GET, HEAD") }
+            await confirm(request)
             return Self.text(WebPage.style + style, type: "text/css; charset=utf-8")
         case WebPage.microphoneWorkletPath:
             guard readOnly else { return Self.notAllowed("GET, HEAD") }
+            await confirm(request)
             return Self.text(WebPage.microphoneWorklet, type: "text/javascript; charset=utf-8")
         case _ where path.hasPrefix(WebPage.streamsPath):
             // A stream's upgrade that passed its checks never reaches here.
@@ -100,12 +109,36 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
 
     // MARK: - Routes
 
-    private func index(_ request: Request) async -> Response {
+    /// Marks the session of the request's cookie as used: a request for the
+    /// page's script or style is its cookie coming back, which confirms a
+    /// provisional session (``SessionStore/session(id:)``).
+    private func confirm(_ request: Request) async {
+        guard let id = Self.sessionID(of: request) else { return }
+        _ = await store.session(id: id)
+    }
+
+    /// The answer to a request whose `Host` is not one this server answers
+    /// for (``AllowedHosts``): 421, with what to do when the name is meant.
+    private func misdirected(_ request: Request) -> Response {
+        logger.notice(
+            "A request for a host this server does not answer for was refused.",
+            metadata: ["host": "\((request.head.authority ?? "none").plainText.prefix(100))"])
+        var response = Self.page(
+            .misdirectedRequest, title: "Wrong address",
+            text: request.head.authority == nil
+                ? "This request named no host. Open the address the server printed when it started."
+                : "This server does not answer for the name this page was opened with. Open the address the "
+                    + "server printed when it started, or start it with --allowed-host NAME to allow that name.")
+        response.headers[.connection] = "close"
+        return response
+    }
+
+    private func index(_ request: Request, client: String) async -> Response {
         if let session = await store.session(id: Self.sessionID(of: request)) {
             return Self.html(await session.page())
         }
         do {
-            let session = try await store.makeSession()
+            let session = try await store.makeSession(client: client)
             var response = Self.html(await session.settledPage(within: limits.firstPaint, clock: store.clock))
             response.headers[.setCookie] =
                 "\(Self.cookieName)=\(session.id); Path=/; HttpOnly; SameSite=Strict"
@@ -204,6 +237,12 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     }
 
     // MARK: - Helpers
+
+    /// The address of the client of the request's connection (its IP
+    /// address, without the port), the key of the per-client limits.
+    static func client(of context: Context) -> String {
+        context.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
 
     /// `address` when it is an absolute `http` or `https` URL with a host
     /// (another server of the app), else `nil`.

@@ -9,6 +9,7 @@
 import Common
 import HummingbirdWebSocket
 import NIOCore
+import Synchronization
 
 /// A stream a page sends to its session (at `/streams/<name>`, a
 /// WebSocket): each binary frame the client sends, within ``limits``, is
@@ -60,21 +61,32 @@ public struct WebStreamLimits: Sendable, Hashable {
     /// How many bytes the stream may run ahead of ``bytesPerSecond``
     /// (a network's bunching).
     public var burstBytes: Int
+    /// How long the stream may go without a frame, on the host's clock,
+    /// from its opening or its last frame: then it is closed
+    /// (``WebStreamRefusal/silent(_:)``) and ended, so that a page that
+    /// stopped sending (but still answers pings) releases what the stream
+    /// holds, such as a meeting's floor. `nil`: no limit.
+    public var silenceTimeout: Duration?
 
     /// Limits of frames of at most `maxFrameBytes`, in whole `unitBytes`,
-    /// at most `bytesPerSecond` with `burstBytes` ahead.
-    public init(maxFrameBytes: Int, unitBytes: Int = 1, bytesPerSecond: Int, burstBytes: Int) {
+    /// at most `bytesPerSecond` with `burstBytes` ahead, and at most
+    /// `silenceTimeout` apart.
+    public init(
+        maxFrameBytes: Int, unitBytes: Int = 1, bytesPerSecond: Int, burstBytes: Int, silenceTimeout: Duration? = nil
+    ) {
         self.maxFrameBytes = maxFrameBytes
         self.unitBytes = max(1, unitBytes)
         self.bytesPerSecond = bytesPerSecond
         self.burstBytes = burstBytes
+        self.silenceTimeout = silenceTimeout
     }
 
     /// 16 kHz mono 16-bit audio (32,000 bytes a second): frames of at most
     /// 8,192 bytes (256 ms) of whole samples, at most one and a half times
-    /// real time, two seconds ahead.
+    /// real time, two seconds ahead; closed after 10 seconds without a
+    /// frame (a browser's microphone sends frames of silence too).
     public static let audio16kHzMono = WebStreamLimits(
-        maxFrameBytes: 8_192, unitBytes: 2, bytesPerSecond: 48_000, burstBytes: 64_000)
+        maxFrameBytes: 8_192, unitBytes: 2, bytesPerSecond: 48_000, burstBytes: 64_000, silenceTimeout: .seconds(10))
 }
 
 /// Why a stream was refused or closed: a WebSocket close code of the
@@ -103,6 +115,9 @@ public struct WebStreamRefusal: Error, Sendable, Hashable, CustomStringConvertib
     public static func tooLarge(_ reason: String) -> Self { Self(code: 4013, reason: reason) }
     /// 4029: frames faster than the limits allow.
     public static func tooFast(_ reason: String) -> Self { Self(code: 4029, reason: reason) }
+    /// 4008: no frame for longer than the limits allow
+    /// (``WebStreamLimits/silenceTimeout``).
+    public static func silent(_ reason: String) -> Self { Self(code: 4008, reason: reason) }
 
     /// The code and the reason.
     public var description: String { "\(code): \(reason)" }
@@ -122,6 +137,9 @@ public struct WebStreamRefusal: Error, Sendable, Hashable, CustomStringConvertib
 struct WebStreamReader {
     let limits: WebStreamLimits
     let elapsed: Elapsed
+    /// When the last frame came (or the stream opened), on `elapsed`; read
+    /// by the silence watchdog.
+    let lastFrame = LastFrame()
     private var received = 0
 
     init(limits: WebStreamLimits, clock: any Clock<Duration>) {
@@ -130,10 +148,15 @@ struct WebStreamReader {
     }
 
     /// Reads `inbound` until the client closes it, giving each frame to
-    /// `stream`; throws the refusal of the first frame that breaks a limit
-    /// or that `stream` refuses.
-    mutating func read(_ inbound: WebSocketInboundStream, into stream: WebStream) async throws {
+    /// `stream` until `isEnded` says the stream ended (the silence
+    /// watchdog closed it); throws the refusal of the first frame that
+    /// breaks a limit or that `stream` refuses.
+    mutating func read(
+        _ inbound: WebSocketInboundStream, into stream: WebStream, isEnded: @Sendable () -> Bool = { false }
+    ) async throws {
         for try await frame in inbound {
+            guard !isEnded() else { return }
+            lastFrame.time = elapsed.duration
             try check(frame)
             try stream.receive(Array(buffer: frame.data))
         }
@@ -159,5 +182,17 @@ struct WebStreamReader {
         guard Double(received) <= allowed else {
             throw .tooFast("Frames came faster than \(limits.bytesPerSecond) bytes a second.")
         }
+    }
+}
+
+/// When a stream's last frame came, shared by its reader and its silence
+/// watchdog.
+final class LastFrame: Sendable {
+    private let value = Mutex(Duration.zero)
+
+    /// The time, on the reader's `elapsed`.
+    var time: Duration {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 }

@@ -17,11 +17,11 @@ struct SQLiteFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("data.sqlite").path
         try SQLiteFile.checkExisting(atPath: path, busyTimeout: 1)
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         try SQLiteFile.checkExisting(atPath: path, busyTimeout: 1)
 
         let notes = Data("minutes of the meeting, not a database".utf8)
-        FileManager.default.createFile(atPath: path, contents: notes)
+        _ = FileManager.default.createFile(atPath: path, contents: notes)
         #expect {
             try SQLiteFile.checkExisting(atPath: path, busyTimeout: 1)
         } throws: { error in
@@ -34,7 +34,7 @@ struct SQLiteFileTests {
         // file left behind.
         var damaged = Data(SQLiteFile.header)
         damaged.append(Data(repeating: 0xA5, count: 8_192))
-        FileManager.default.createFile(atPath: path, contents: damaged)
+        _ = FileManager.default.createFile(atPath: path, contents: damaged)
         #expect(throws: SQLiteFileProblem.self) { try SQLiteFile.checkExisting(atPath: path, busyTimeout: 1) }
         #expect(FileManager.default.contents(atPath: path) == damaged)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
@@ -66,7 +66,7 @@ struct SQLiteFileTests {
         try SQLiteFile.createDirectory(atPath: directory.path)  // already there: fine
 
         let file = directory.appendingPathComponent("taken")
-        FileManager.default.createFile(atPath: file.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data())
         #expect(
             throws: SQLiteFileProblem.cannotCreateDirectory(
                 path: file.path, reason: "a file that is not a directory is in its place")

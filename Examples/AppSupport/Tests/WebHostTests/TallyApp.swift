@@ -103,7 +103,9 @@ struct TallyWeb: WebApplication {
         let taps = self.taps
         return .success(
             WebStream(
-                limits: WebStreamLimits(maxFrameBytes: 100, unitBytes: 2, bytesPerSecond: 1_000, burstBytes: 400),
+                limits: WebStreamLimits(
+                    maxFrameBytes: 100, unitBytes: 2, bytesPerSecond: 1_000, burstBytes: 400,
+                    silenceTimeout: .seconds(5)),
                 receive: { taps.receive($0) }, end: { taps.end() }))
     }
 

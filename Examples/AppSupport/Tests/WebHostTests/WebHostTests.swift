@@ -48,7 +48,8 @@ struct TallyHost {
     let taps: TapLog
 
     static func start(
-        opened: Bool = true, limits: SessionLimits = SessionLimits(), clock: any Clock<Duration> = ContinuousClock()
+        opened: Bool = true, limits: SessionLimits = SessionLimits(), allowedHosts: AllowedHosts = AllowedHosts(),
+        clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> TallyHost {
         let loaded = Gate()
         if opened { loaded.open() }
@@ -60,7 +61,7 @@ struct TallyHost {
                 return 41
             }))
         let host = try await WebHost.start(
-            app: app, limits: limits, clock: clock, sweeps: false, logger: logger)
+            app: app, limits: limits, allowedHosts: allowedHosts, clock: clock, sweeps: false, logger: logger)
         return TallyHost(host: host, loaded: loaded, taps: app.taps)
     }
 
@@ -183,7 +184,7 @@ struct WebHostTests {
         let cookie = try #require(client.cookie)
         let json = try await RawConnection.exchange(
             port: tally.host.port,
-            "POST /intent HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nContent-Type: application/json\r\n"
+            "POST /intent HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\nContent-Type: application/json\r\n"
                 + "Connection: close\r\nContent-Length: 2\r\n\r\n{}")
         #expect(json.hasPrefix("HTTP/1.1 415"), "\(json)")
         let big = try await client.post(
@@ -203,7 +204,7 @@ struct WebHostTests {
         let cookie = try #require(client.cookie)
         let answer = try await RawConnection.with(port: host.port) { connection in
             try await connection.send(
-                "POST /intent HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\n"
+                "POST /intent HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\n"
                     + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ntoken=")
             return try await connection.readUntilClosed()
         }
@@ -213,7 +214,10 @@ struct WebHostTests {
 
     @Test func beyondTheCapANewBrowserIsAskedToComeBack() async throws {
         let tally = try await TallyHost.start(limits: SessionLimits(maxSessions: 1))
-        _ = try await tally.client().get("/")
+        let first = tally.client()
+        _ = try await first.get("/")
+        // Its cookie came back (the page's script): the session counts.
+        _ = try await first.get("/app.js")
         let refused = try await tally.client().get("/")
         #expect(refused.status == 503)
         #expect(refused.header("Retry-After") == "60")

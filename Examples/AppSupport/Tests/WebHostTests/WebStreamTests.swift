@@ -72,6 +72,32 @@ struct WebStreamTests {
         await tally.host.stop()
     }
 
+    /// A page that stops sending but answers pings (an idle microphone)
+    /// does not hold the stream: after the silence timeout, on the host's
+    /// clock, it is closed with 4008 and a reason the page shows, and ended
+    /// at once, so another page can open it (a meeting's floor).
+    @Test func aSilentStreamIsClosedAndEndedAfterItsSilenceTimeout() async throws {
+        let clock = TestClock()
+        let tally = try await TallyHost.start(clock: clock)
+        let (client, token) = try await Self.session(on: tally)
+        let socket = try await Self.openTaps(on: tally, cookie: client.cookie, token: token)
+        try await socket.sendBinary([1, 2])
+        await tally.taps.wait { $0.frames.count == 1 }
+        await clock.advance(by: .seconds(4))
+        #expect(tally.taps.ends == 0)
+        await clock.advance(by: .seconds(2))
+        await tally.taps.wait { $0.ends == 1 }
+        let closed = try await socket.closeReason()
+        #expect(closed.code == 4008)
+        #expect(closed.reason.contains("5 seconds"), "\(closed.reason)")
+        // Released: another page of the session opens the stream.
+        let next = try await Self.openTaps(on: tally, cookie: client.cookie, token: token)
+        try await next.sendBinary([3, 4])
+        await tally.taps.wait { $0.frames.count == 2 }
+        await next.close()
+        await tally.host.stop()
+    }
+
     @Test func aStreamTheStateDoesNotOfferIsClosedWithTheReason() async throws {
         let tally = try await TallyHost.start(opened: false)  // still loading
         let (client, token) = try await Self.session(on: tally)

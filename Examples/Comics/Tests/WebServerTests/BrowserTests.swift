@@ -6,6 +6,7 @@
 import FixtureServer
 import Foundation
 import Testing
+import WebHost
 import WebTesting
 
 @Suite(
@@ -80,4 +81,43 @@ struct BrowserTests {
         await web.stop()
     }
 
+    /// A script fetches `/` a thousand times without a cookie (before,
+    /// that filled every session and browsers got 503 for half an hour):
+    /// a browser that comes next is served, keeps its session and browses.
+    @Test func aBrowserIsServedAfterAFloodOfFirstVisits() async throws {
+        let web = try await WebFixture.start(limits: SessionLimits(maxSessions: 20))
+        let port = web.host.port
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for _ in stride(from: worker, to: 1_000, by: 8) {
+                        let answer = try await RawHTTP.send(
+                            port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(100))")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let browser = try await WebDriver.start()
+        do {
+            let latest = FixtureCatalog.latestNumber
+            try await browser.open(web.host.baseURL + "/")
+            try await browser.waitUntil(Self.showing(latest))
+            try await browser.click(WebDriver.intentButton("comics.previous"))
+            try await browser.waitUntil(Self.showing(latest - 1))
+            // Its session outlives more first visits.
+            for _ in 0..<100 {
+                _ = try await RawHTTP.send(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            }
+            try await browser.click(WebDriver.intentButton("comics.next"))
+            try await browser.waitUntil(Self.showing(latest))
+        } catch {
+            await browser.quit()
+            await web.stop()
+            throw error
+        }
+        await browser.quit()
+        await web.stop()
+    }
 }

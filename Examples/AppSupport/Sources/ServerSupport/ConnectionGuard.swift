@@ -1,0 +1,206 @@
+// What guards a connection before Hummingbird sees a request: a deadline
+// for the first request's head (a client that sends nothing, or trickles
+// its head a byte at a time, is closed when it is up, however the bytes
+// come), and an answer with a status to a request the HTTP parser refuses
+// (400, 414, 431, 501) instead of a connection closed without a word.
+//
+// Hummingbird's idle timer covers a connection between two requests, and
+// `collectBody(of:upTo:within:channel:)` an intent's body; neither sees a
+// connection before its first head (with WebSockets, Hummingbird adds its
+// own handlers only once the first head has been decoded).
+
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Wraps a Hummingbird child channel (plain HTTP/1 or HTTP/1 with WebSocket
+/// upgrades) with the guards above.
+struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
+
+    let inner: Inner
+    let headTimeout: Duration
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let headTimeout = self.headTimeout
+        return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let pipeline = channel.pipeline.syncOperations
+            let progress = HeadProgress()
+            try pipeline.addHandler(
+                FirstHeadDeadline(timeout: headTimeout, progress: progress, logger: logger), position: .first)
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try pipeline.addHandler(
+                RefusedRequestAnswer(progress: progress, logger: logger), position: .after(decoder))
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
+
+/// How far a connection's first request head has come, in bytes seen
+/// before the parser: written by ``FirstHeadDeadline``, read by
+/// ``RefusedRequestAnswer`` to tell a request line too long (414) from
+/// headers too large (431). Both run on the connection's event loop.
+final class HeadProgress {
+    /// The bytes of the request line seen so far (all of them, once its
+    /// line feed has come).
+    var requestLineBytes = 0
+    /// Whether the request line's line feed has come.
+    var requestLineEnded = false
+}
+
+/// Closes a connection whose first request head has not arrived within
+/// `timeout` of the connection: a deadline, not an idle timer, so a client
+/// that trickles its head cannot hold the connection longer. Removes itself
+/// once the head has arrived (its end: an empty line), whether the parser
+/// then accepts it or not.
+///
+/// Reads raw bytes, before the HTTP parser: it only looks for the end of the
+/// head. Empty lines before the request line are skipped, as the parser
+/// skips them, so that they cannot pass for the end of a head.
+final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let timeout: Duration
+    private let progress: HeadProgress
+    private let logger: Logger
+    private var deadline: Scheduled<Void>?
+    /// Whether a byte other than CR or LF has been read.
+    private var inHead = false
+    /// How many line feeds in a row (carriage returns aside) end what was read.
+    private var lineFeeds = 0
+
+    init(timeout: Duration, progress: HeadProgress, logger: Logger) {
+        self.timeout = timeout
+        self.progress = progress
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let nanoseconds =
+            Int64(clamping: timeout.components.seconds) &* 1_000_000_000
+            &+ timeout.components.attoseconds / 1_000_000_000
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let logger = self.logger
+        deadline = context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+            logger.debug("A connection sent no complete request head in time; closed.")
+            loopBound.value.close(promise: nil)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        let complete = buffer.withUnsafeReadableBytes { bytes in
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\r"):
+                    continue
+                case UInt8(ascii: "\n"):
+                    guard inHead else { continue }
+                    progress.requestLineEnded = true
+                    lineFeeds += 1
+                    if lineFeeds == 2 { return true }
+                default:
+                    inHead = true
+                    lineFeeds = 0
+                    if !progress.requestLineEnded { progress.requestLineBytes += 1 }
+                }
+            }
+            return false
+        }
+        context.fireChannelRead(data)
+        if complete {
+            deadline?.cancel()
+            deadline = nil
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+}
+
+/// Answers a request the HTTP parser refused with a status that says why,
+/// then closes the connection: 501 for a method it does not know, 414 for a
+/// request line too long (over 8 KiB), 431 for headers too large, 400 for
+/// anything else. Only for the connection's first request, before the
+/// parser has passed on any part of it and before anything was written:
+/// later, a response may be on its way (a body cut off by its deadline
+/// ends the parse too), and the connection closes as before. A client
+/// that closed its side mid-head gets no answer.
+///
+/// Sits right after the HTTP parser and passes everything else on
+/// untouched (it never reads a message's type: after a WebSocket upgrade,
+/// frames pass through it).
+final class RefusedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    typealias OutboundIn = NIOAny
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let progress: HeadProgress
+    private let logger: Logger
+    /// Whether anything passed: a part of a request in, or a response out.
+    private var hasPassed = false
+    private var answered = false
+
+    init(progress: HeadProgress, logger: Logger) {
+        self.progress = progress
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        hasPassed = true
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        hasPassed = true
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parserError = error as? HTTPParserError, !hasPassed, !answered, parserError != .invalidEOFState
+        else {
+            context.fireErrorCaught(error)
+            return
+        }
+        answered = true
+        let (status, text) = Self.answer(to: parserError, requestLineBytes: progress.requestLineBytes)
+        logger.debug("A request the HTTP parser refused was answered.", metadata: ["status": "\(status.code)"])
+        var body = context.channel.allocator.buffer(capacity: text.utf8.count)
+        body.writeString(text)
+        let headers = HTTPHeaders([
+            ("Connection", "close"), ("Content-Type", "text/plain; charset=utf-8"),
+            ("Content-Length", "\(body.readableBytes)"),
+        ])
+        let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            loopBound.value.close(promise: nil)
+        }
+    }
+
+    /// The status and the text for a request the parser refused, whose
+    /// request line had `requestLineBytes` bytes when it did.
+    static func answer(to error: HTTPParserError, requestLineBytes: Int) -> (HTTPResponseStatus, String) {
+        switch error {
+        case .invalidMethod:
+            (.notImplemented, "This server does not know that method.\n")
+        case .headerOverflow where requestLineBytes > 8_192:
+            (.uriTooLong, "The request's address is too long.\n")
+        case .headerOverflow:
+            (.requestHeaderFieldsTooLarge, "The request's headers are too large.\n")
+        default:
+            (.badRequest, "The request could not be read.\n")
+        }
+    }
+}
