@@ -1,18 +1,21 @@
-// What guards a connection before Hummingbird sees a request: a deadline
-// for the first request's head (a client that sends nothing, or trickles
-// its head a byte at a time, is closed when it is up, however the bytes
-// come), and an answer with a status to a request the HTTP parser refuses
-// (400, 414, 431, 501) instead of a connection closed without a word.
+// What guards a connection around Hummingbird: a deadline for the first
+// request's head (a client that sends nothing, or trickles its head a byte
+// at a time, is closed when it is up, however the bytes come), a deadline
+// for every request's body (also one no route reads), and an answer with a
+// status to a request the HTTP parser refuses (400, 414, 431, 501) instead
+// of a connection closed without a word.
 //
 // Hummingbird's idle timer covers a connection between two requests, and
 // `collectBody(of:upTo:within:channel:)` an intent's body; neither sees a
 // connection before its first head (with WebSockets, Hummingbird adds its
-// own handlers only once the first head has been decoded).
+// own handlers only once the first head has been decoded), and a body that
+// no route reads was drained for as long as it trickled.
 
 import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOHTTPTypes
 
 /// Wraps a Hummingbird child channel (plain HTTP/1 or HTTP/1 with WebSocket
 /// upgrades) with the guards above.
@@ -82,12 +85,9 @@ final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let nanoseconds =
-            Int64(clamping: timeout.components.seconds) &* 1_000_000_000
-            &+ timeout.components.attoseconds / 1_000_000_000
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         let logger = self.logger
-        deadline = context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+        deadline = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             logger.debug("A connection sent no complete request head in time; closed.")
             loopBound.value.close(promise: nil)
         }
@@ -202,5 +202,62 @@ final class RefusedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandler 
         default:
             (.badRequest, "The request could not be read.\n")
         }
+    }
+}
+
+/// Closes a connection whose request body has not ended within `timeout`
+/// (plus a grace) of its head: a deadline for every body, also one that no
+/// route reads (Hummingbird drains it after the response, for as long as
+/// it comes). Routes that read a body answer 408 at `timeout` themselves
+/// (``collectBody(of:upTo:within:channel:)``); the grace lets that answer
+/// out first.
+final class RequestBodyDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+
+    /// How long after `timeout` the connection closes: room for a route's
+    /// own 408.
+    static var grace: Duration { .seconds(2) }
+
+    private let timeout: Duration
+    private let logger: Logger
+    private var deadline: Scheduled<Void>?
+
+    init(timeout: Duration, logger: Logger) {
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            deadline?.cancel()
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            let logger = self.logger
+            deadline = context.eventLoop.scheduleTask(in: TimeAmount(timeout + Self.grace)) {
+                logger.debug("A request's body did not end in time; the connection was closed.")
+                loopBound.value.close(promise: nil)
+            }
+        case .body:
+            break
+        case .end:
+            deadline?.cancel()
+            deadline = nil
+        }
+        context.fireChannelRead(data)
+    }
+}
+
+extension TimeAmount {
+    /// `duration` as a time amount, in nanoseconds (saturating).
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = Int64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        self = .nanoseconds(overflow ? .max : whole &+ attoseconds / 1_000_000_000)
     }
 }

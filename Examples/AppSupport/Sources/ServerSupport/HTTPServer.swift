@@ -31,7 +31,9 @@ public struct ConnectionLimits: Sendable, Hashable {
     /// does not count as idle.
     public var idleTimeout: Duration
     /// How long a request's body may take to arrive once its head has:
-    /// responders that read bodies apply it (``collectBody(of:upTo:within:channel:)``).
+    /// responders that read bodies answer 408 then
+    /// (``collectBody(of:upTo:within:channel:)``); a body that no responder
+    /// reads closes the connection 2 seconds later.
     public var bodyTimeout: Duration
 
     /// Limits for a small server: 1,024 connections, 10 seconds for the
@@ -143,7 +145,10 @@ public final class HTTPServer: Sendable {
     ) async throws -> HTTPServer where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
         let urlHost = host.contains(":") ? "[\(host)]" : host
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let http1 = HTTP1Channel.Configuration(idleTimeout: .init(limits.idleTimeout))
+        let bodyTimeout = limits.bodyTimeout
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestBodyDeadline(timeout: bodyTimeout, logger: logger)],
+            idleTimeout: .init(limits.idleTimeout))
         // Each connection is guarded before Hummingbird sees a request
         // (ConnectionGuard.swift): the first head's deadline, and a status
         // for a request the parser refuses.

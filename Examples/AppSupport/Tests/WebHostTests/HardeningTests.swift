@@ -163,6 +163,34 @@ struct HardeningTests {
         await tally.host.stop()
     }
 
+    /// A body sent to a route that does not read it (a POST to `/`, 405)
+    /// does not hold the connection either: it closes within the body's
+    /// deadline, however slowly the body comes.
+    @Test func aBodyNobodyReadsDoesNotHoldTheConnection() async throws {
+        let tally = try await TallyHost.start()
+        let started = ContinuousClock.now
+        let answer = try await RawConnection.with(port: tally.host.port) { connection in
+            try await connection.send(
+                "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                    + "Content-Length: 1000000\r\n\r\nab")
+            let reading = Task { try await connection.readUntilClosed() }
+            for _ in 0..<200 {
+                // A slow client: a byte every 200 ms, until the server closes.
+                do {
+                    try await connection.send("x")
+                } catch {
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(200))
+                if ContinuousClock.now - started > .seconds(40) { break }
+            }
+            return try await reading.value
+        }
+        #expect(answer.hasPrefix("HTTP/1.1 405"), "\(answer.prefix(100))")
+        #expect(ContinuousClock.now - started < .seconds(35), "closed after \(ContinuousClock.now - started)")
+        await tally.host.stop()
+    }
+
     @Test(arguments: [
         ("BREW / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "501"),
         ("GET /\(String(repeating: "a", count: 100_000)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "414"),
