@@ -16,6 +16,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import Synchronization
 
 /// Wraps a Hummingbird child channel (plain HTTP/1 or HTTP/1 with WebSocket
 /// upgrades) with the guards above.
@@ -24,14 +25,18 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
     let inner: Inner
     let headTimeout: Duration
+    /// The connections still waiting for their first head, across the
+    /// server's event loops.
+    let waiting: WaitingHeads
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let headTimeout = self.headTimeout
+        let (headTimeout, waiting) = (self.headTimeout, self.waiting)
         return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let progress = HeadProgress()
             try pipeline.addHandler(
-                FirstHeadDeadline(timeout: headTimeout, progress: progress, logger: logger), position: .first)
+                FirstHeadDeadline(timeout: headTimeout, progress: progress, waiting: waiting, logger: logger),
+                position: .first)
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(
                 RefusedRequestAnswer(progress: progress, logger: logger), position: .after(decoder))
@@ -41,6 +46,40 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
     func handle(value: Value, logger: Logger) async {
         await inner.handle(value: value, logger: logger)
+    }
+}
+
+/// The connections of a server that wait for their first head, oldest
+/// first, at most `limit` of them: a new one beyond it closes the oldest.
+/// So silent or trickling clients hold at most `limit` of the server's
+/// connections (half its cap), and clients that send a request at once
+/// always find room, instead of waiting for the head's deadline.
+final class WaitingHeads: Sendable {
+    private let limit: Int
+    private let state = Mutex<(next: UInt64, channels: [(id: UInt64, channel: any Channel)])>((0, []))
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// Registers `channel`; returns its id. Closes the oldest waiting
+    /// connection when there are more than `limit`.
+    func add(_ channel: any Channel) -> UInt64 {
+        let (id, shed) = state.withLock { state -> (UInt64, (any Channel)?) in
+            state.next &+= 1
+            state.channels.append((state.next, channel))
+            let shed = state.channels.count > limit ? state.channels.removeFirst().channel : nil
+            return (state.next, shed)
+        }
+        shed?.close(promise: nil)
+        return id
+    }
+
+    /// Forgets the connection `id` (its head came, or it closed).
+    func remove(_ id: UInt64) {
+        state.withLock { state in
+            if let index = state.channels.firstIndex(where: { $0.id == id }) { state.channels.remove(at: index) }
+        }
     }
 }
 
@@ -71,16 +110,19 @@ final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
 
     private let timeout: Duration
     private let progress: HeadProgress
+    private let waiting: WaitingHeads
     private let logger: Logger
     private var deadline: Scheduled<Void>?
+    private var waitingID: UInt64?
     /// Whether a byte other than CR or LF has been read.
     private var inHead = false
     /// How many line feeds in a row (carriage returns aside) end what was read.
     private var lineFeeds = 0
 
-    init(timeout: Duration, progress: HeadProgress, logger: Logger) {
+    init(timeout: Duration, progress: HeadProgress, waiting: WaitingHeads, logger: Logger) {
         self.timeout = timeout
         self.progress = progress
+        self.waiting = waiting
         self.logger = logger
     }
 
@@ -91,11 +133,20 @@ final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
             logger.debug("A connection sent no complete request head in time; closed.")
             loopBound.value.close(promise: nil)
         }
+        waitingID = waiting.add(context.channel)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
+        if let waitingID { waiting.remove(waitingID) }
+        waitingID = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let waitingID { waiting.remove(waitingID) }
+        waitingID = nil
+        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -122,6 +173,8 @@ final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
         if complete {
             deadline?.cancel()
             deadline = nil
+            if let waitingID { waiting.remove(waitingID) }
+            waitingID = nil
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
     }

@@ -24,7 +24,9 @@ public struct ConnectionLimits: Sendable, Hashable {
     /// How long a new connection may take to send its first request head,
     /// counted from the connection: a deadline, not an idle timer, so a
     /// client that sends nothing, or trickles its head, is closed when it is
-    /// up.
+    /// up. At most half of ``maxConnections`` wait for their first head at
+    /// once: beyond that, the one that has waited longest is closed, so that
+    /// clients that send their request at once always find room.
     public var headTimeout: Duration
     /// How long a connection may stay without a new request between two
     /// (then it is closed). A response being written (a stream of events)
@@ -153,6 +155,9 @@ public final class HTTPServer: Sendable {
         // (ConnectionGuard.swift): the first head's deadline, and a status
         // for a request the parser refuses.
         let headTimeout = limits.headTimeout
+        // Silent and trickling clients hold at most half the connections
+        // (a server of one connection has no half to keep).
+        let waiting = WaitingHeads(limit: limits.maxConnections >= 2 ? limits.maxConnections / 2 : .max)
         let server: HTTPServerBuilder =
             if let webSockets {
                 HTTPServerBuilder { responder in
@@ -162,12 +167,13 @@ public final class HTTPServer: Sendable {
                             configuration: HTTP1WebSocketUpgradeChannel.Configuration(
                                 http1: http1, ws: WebSocketServerConfiguration(maxFrameSize: webSockets.maxFrameSize)),
                             shouldUpgrade: webSockets.shouldUpgrade),
-                        headTimeout: headTimeout)
+                        headTimeout: headTimeout, waiting: waiting)
                 }
             } else {
                 HTTPServerBuilder { responder in
                     GuardedChildChannel(
-                        inner: HTTP1Channel(responder: responder, configuration: http1), headTimeout: headTimeout)
+                        inner: HTTP1Channel(responder: responder, configuration: http1), headTimeout: headTimeout,
+                        waiting: waiting)
                 }
             }
         let app = Application(

@@ -43,8 +43,13 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
             // Before anything else, and before any session is made: a
             // request for a name this server is not (DNS rebinding).
             response =
-                allowedHosts.allows(request.head.authority)
-                ? try await route(request, context: context) : misdirected(request)
+                if Self.hasSecondHost(request.headers) {
+                    Self.page(.badRequest, title: "Bad request", text: "A request names one host.")
+                } else if allowedHosts.allows(request.head.authority) {
+                    try await route(request, context: context)
+                } else {
+                    misdirected(request)
+                }
         } catch {
             logger.error("A request failed.", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             response = Self.page(
@@ -237,6 +242,14 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     }
 
     // MARK: - Helpers
+
+    /// Whether the request had two `Host` fields (the first is its
+    /// authority, a second stays among its fields): refused with 400, as
+    /// HTTP/1.1 requires, so that no part of the server can read another
+    /// name than the one checked.
+    static func hasSecondHost(_ fields: HTTPFields) -> Bool {
+        fields.contains { $0.name.canonicalName == "host" }
+    }
 
     /// The address of the client of the request's connection (its IP
     /// address, without the port), the key of the per-client limits.

@@ -29,7 +29,7 @@ extension WebResponder {
         let allowedHosts = self.allowedHosts
         return WebSocketUpgrades(maxFrameSize: Self.largestFrame) { request, _, logger in
             guard let (name, token) = Self.stream(of: request) else { return .dontUpgrade }
-            guard allowedHosts.allows(request.authority) else {
+            guard !Self.hasSecondHost(request.headerFields), allowedHosts.allows(request.authority) else {
                 logger.notice("A stream for a host this server does not answer for was refused.")
                 return .dontUpgrade
             }

@@ -93,6 +93,49 @@ struct HTTPServerTests {
         await server.stop()
     }
 
+    /// Silent clients hold at most half the connections: beyond that the
+    /// one that waited longest is closed, and a client that sends its
+    /// request at once is answered at once, not after the head's deadline.
+    @Test func silentClientsHoldAtMostHalfTheConnections() async throws {
+        let server = try await startServer(limits: ConnectionLimits(maxConnections: 10, headTimeout: .seconds(30)))
+        let port = server.port
+        let (closed, answer) = try await withThrowingTaskGroup(of: Bool.self) { group in
+            let opened = AsyncStream<Void>.makeStream()
+            for _ in 0..<8 {
+                group.addTask {
+                    try await RawConnection.with(port: port) { connection in
+                        opened.continuation.yield()
+                        // Closed by the server, or still open when the test ends.
+                        let reading = Task { try await connection.readUntilClosed() }
+                        return try await withTaskCancellationHandler {
+                            _ = try await reading.value
+                            return true
+                        } onCancel: {
+                            reading.cancel()
+                        }
+                    }
+                }
+            }
+            var count = 0
+            for await _ in opened.stream {
+                count += 1
+                if count == 8 { break }
+            }
+            let answer = try await RawConnection.exchange(
+                port: port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            // The three oldest were closed to keep five waiting.
+            var closed = 0
+            while closed < 3, let result = try await group.next() {
+                if result { closed += 1 }
+            }
+            group.cancelAll()
+            return (closed, answer)
+        }
+        #expect(closed == 3)
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+        await server.stop()
+    }
+
     @Test func aBodyThatTrickles408sAndClosesTheConnection() async throws {
         let server = try await startServer()
         let answer = try await RawConnection.with(port: server.port) { connection in

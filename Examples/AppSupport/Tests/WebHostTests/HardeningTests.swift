@@ -75,6 +75,18 @@ struct HardeningTests {
         await tally.host.stop()
     }
 
+    /// Two `Host` fields, the first allowed: refused (400), so that no part
+    /// of the server can read the second name.
+    @Test func aSecondHostIsRefused() async throws {
+        let tally = try await TallyHost.start()
+        let answer = try await RawConnection.exchange(
+            port: tally.host.port,
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n")
+        #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
+        #expect(await tally.host.sessionCount == 0)
+        await tally.host.stop()
+    }
+
     @Test(arguments: ["127.0.0.1:PORT", "localhost:PORT", "[::1]:PORT", "app.example:PORT"])
     func theServersOwnNamesAreServed(_ host: String) async throws {
         let tally = try await TallyHost.start(allowedHosts: AllowedHosts(["app.example"]))
