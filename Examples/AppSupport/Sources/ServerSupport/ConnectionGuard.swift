@@ -139,14 +139,19 @@ final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
-        if let waitingID { waiting.remove(waitingID) }
-        waitingID = nil
+        leaveWaiting()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        leaveWaiting()
+        context.fireChannelInactive()
+    }
+
+    /// Takes the connection off the server's waiting list (its head came,
+    /// it closed, or the handler went).
+    private func leaveWaiting() {
         if let waitingID { waiting.remove(waitingID) }
         waitingID = nil
-        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -171,10 +176,7 @@ final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
         }
         context.fireChannelRead(data)
         if complete {
-            deadline?.cancel()
-            deadline = nil
-            if let waitingID { waiting.remove(waitingID) }
-            waitingID = nil
+            // Cancels the deadline and leaves the waiting list (handlerRemoved).
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
     }
@@ -303,14 +305,5 @@ final class RequestBodyDeadline: ChannelInboundHandler, RemovableChannelHandler 
             deadline = nil
         }
         context.fireChannelRead(data)
-    }
-}
-
-extension TimeAmount {
-    /// `duration` as a time amount, in nanoseconds (saturating).
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = Int64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        self = .nanoseconds(overflow ? .max : whole &+ attoseconds / 1_000_000_000)
     }
 }

@@ -99,14 +99,14 @@ actor SessionStore<App: WebApplication> {
         var ending: [WebSession<App>] = []
         let expired = now - limits.provisionalTimeout
         while let oldest = provisionalOrder.first, let made = sessions[oldest]?.provisional?.made, made < expired {
-            ending.append(contentsOf: remove(oldest))
+            if let ended = remove(oldest) { ending.append(ended) }
         }
         let clients = provisionalOrder.filter { sessions[$0]?.provisional?.client == client }
         if clients.count >= limits.maxProvisionalSessionsPerClient, let oldest = clients.first {
-            ending.append(contentsOf: remove(oldest))
+            if let ended = remove(oldest) { ending.append(ended) }
         }
         if provisionalOrder.count >= limits.maxProvisionalSessions, let oldest = provisionalOrder.first {
-            ending.append(contentsOf: remove(oldest))
+            if let ended = remove(oldest) { ending.append(ended) }
         }
         let session = WebSession(app: app, id: Self.randomToken(), token: Self.randomToken())
         sessions[session.id] = Entry(session: session, lastSeen: now, provisional: (client, now))
@@ -117,10 +117,10 @@ actor SessionStore<App: WebApplication> {
     }
 
     /// Forgets the session `id`; returns it, for the caller to stop.
-    private func remove(_ id: String) -> [WebSession<App>] {
-        guard let entry = sessions.removeValue(forKey: id) else { return [] }
+    private func remove(_ id: String) -> WebSession<App>? {
+        guard let entry = sessions.removeValue(forKey: id) else { return nil }
         if entry.provisional != nil { provisionalOrder.removeAll { $0 == id } }
-        return [entry.session]
+        return entry.session
     }
 
     /// Ends every session idle for longer than `idleTimeout` with no page
