@@ -29,7 +29,7 @@ struct DocumentationSamplesTests {
             (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
         }
         .filter { $0.lastPathComponent.hasSuffix("ArticleTests.swift") }
-        #expect(articleTests.count == 6, "\(articleTests.map(\.lastPathComponent))")
+        #expect(articleTests.count == 7, "\(articleTests.map(\.lastPathComponent))")
         let code = try DocumentationSamples.code(of: articleTests)
         let missing = try DocumentationSamples.missing(from: catalog, in: code, exempt: Self.exempt)
         #expect(missing.isEmpty, "Samples in no article's tests: \(missing)")

@@ -1,0 +1,459 @@
+// `SharedRun`: one run that many watch. Each watcher gets the current state
+// first, then the latest state it has not seen (coalesced), until the run
+// ends; a watcher that does not read holds nothing; equal states wake no
+// one; the end reaches every watcher; a shared run runs once. The property
+// test joins, reads, leaves and ends at random, with every core busy beside
+// it for half the sequences.
+
+import PropertyBased
+import Synchronization
+import Testing
+
+@testable import Oak
+
+/// A tally whose `send` waits until the event has been processed, so that a
+/// test knows which state the run has published.
+enum SharedTally: Transducer {
+    typealias Proxy = SyncSuspendingProxy<Event>
+    struct State: Terminable, Equatable, Sendable {
+        var count = 0
+        var isStopped = false
+        var isTerminal: Bool { isStopped }
+    }
+    enum Event: Sendable { case add(Int), stop }
+    typealias Output = Int
+
+    static func update(_ state: inout State, event: Event) -> Int {
+        switch event {
+        case .add(let amount): state.count += amount
+        case .stop: state.isStopped = true
+        }
+        return state.count
+    }
+}
+
+/// The same tally with a state that is not `Equatable`, and a buffered
+/// proxy: every write is published.
+enum UnequatableTally: Transducer {
+    struct State: Terminable, Sendable {
+        var count = 0
+        var isStopped = false
+        var isTerminal: Bool { isStopped }
+    }
+    enum Event: Sendable { case add(Int), stop }
+    typealias Output = Int
+
+    static func update(_ state: inout State, event: Event) -> Int {
+        switch event {
+        case .add(let amount): state.count += amount
+        case .stop: state.isStopped = true
+        }
+        return state.count
+    }
+}
+
+/// An effect transducer with an environment: `start` reads a number from
+/// the environment in an async action.
+enum SharedFetch: EffectTransducer {
+    struct Env: Sendable { var number: @Sendable () async -> Int }
+    struct State: Terminable, Equatable, Sendable {
+        var value: Int?
+        var isTerminal: Bool { value != nil }
+    }
+    enum Event: Sendable { case start, got(Int) }
+    typealias Output = Int
+
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, Int) {
+        switch event {
+        case .start:
+            return (Self.Effect(action: { env in .got(await env.number()) }), 0)
+        case .got(let value):
+            state.value = value
+            return (nil, value)
+        }
+    }
+}
+
+extension SharedRun {
+    /// How many watchers wait for the next state now.
+    var waitingCount: Int { broadcast.core.withLock { $0.waiting.count } }
+    /// How many states have been published (the initial state is 1).
+    var version: UInt64 { broadcast.core.withLock { $0.version } }
+}
+
+/// Yields until `condition` holds: for a state another task reaches without
+/// a signal of its own (a watcher that has begun to wait). The suite's time
+/// limit bounds it.
+func yieldUntil(_ condition: () -> Bool) async {
+    while !condition() { await Task.yield() }
+}
+
+@Suite("SharedRun: one run that many watch", .timeLimit(.minutes(1)))
+struct SharedRunTests {
+    @Test func aWatcherGetsTheCurrentStateFirstThenEachNewStateUntilTheEnd() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        var states = shared.states.makeAsyncIterator()
+        #expect(await states.next()?.count == 0)
+        #expect(!shared.hasStarted)
+
+        let run = Task { try await shared.run() }
+        await shared.proxy.send(.add(2))
+        #expect(await states.next()?.count == 2)
+        await shared.proxy.send(.add(3))
+        #expect(await states.next()?.count == 5)
+        await shared.proxy.send(.stop)
+        #expect(await states.next() == SharedTally.State(count: 5, isStopped: true))
+        #expect(await states.next() == nil)
+        #expect(await states.next() == nil)
+
+        #expect(try await run.value == 5)
+        #expect(try shared.ending?.get() == 5)
+        #expect(shared.state.isStopped)
+    }
+
+    @Test func aWatcherThatFallsBehindGetsOnlyTheLatestState() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let run = Task { try await shared.run() }
+        var states = shared.states.makeAsyncIterator()
+        #expect(await states.next()?.count == 0)
+
+        for _ in 0..<100 { await shared.proxy.send(.add(1)) }
+        #expect(await states.next()?.count == 100)
+        // Nothing was queued for it: the next state is the next one.
+        await shared.proxy.send(.add(1))
+        #expect(await states.next()?.count == 101)
+
+        await shared.proxy.send(.stop)
+        _ = try await run.value
+    }
+
+    @Test func aWatcherThatDoesNotReadHoldsNothing() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let run = Task { try await shared.run() }
+        let idle = (0..<1_000).map { _ in shared.states.makeAsyncIterator() }
+        for _ in 0..<50 { await shared.proxy.send(.add(1)) }
+        #expect(shared.waitingCount == 0)
+        await shared.proxy.send(.stop)
+        _ = try await run.value
+        // Each idle watcher still gets the final state, then the end.
+        for var states in idle.prefix(3) {
+            #expect(await states.next()?.count == 50)
+            #expect(await states.next() == nil)
+        }
+    }
+
+    @Test func anUpdateThatLeavesAnEquatableStateAsItWasWakesNoOne() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let run = Task { try await shared.run() }
+        await shared.proxy.send(.add(1))
+        let before = shared.version
+        for _ in 0..<10 { await shared.proxy.send(.add(0)) }
+        #expect(shared.version == before)
+
+        let watcher = Task {
+            var states = shared.states.makeAsyncIterator()
+            _ = await states.next()
+            return await states.next()?.count
+        }
+        await yieldUntil { shared.waitingCount == 1 }
+        await shared.proxy.send(.add(0))
+        #expect(shared.waitingCount == 1)
+        await shared.proxy.send(.add(4))
+        #expect(await watcher.value == 5)
+
+        await shared.proxy.send(.stop)
+        _ = try await run.value
+    }
+
+    @Test func aStateThatIsNotEquatableIsPublishedAtEveryUpdate() async throws {
+        let shared = SharedRun<UnequatableTally>(initialState: .init())
+        let run = Task { try await shared.run() }
+        var states = shared.states.makeAsyncIterator()
+        #expect(await states.next()?.count == 0)
+        try shared.proxy.send(.add(0))
+        // The state did not change, and the watcher is woken all the same.
+        #expect(await states.next()?.count == 0)
+        try shared.proxy.send(.stop)
+        #expect(await states.next()?.isStopped == true)
+        #expect(await states.next() == nil)
+        _ = try await run.value
+    }
+
+    @Test func theEndReachesEveryWatcherWithTheFinalStateFirst() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let run = Task { try await shared.run() }
+        let watchers = (0..<200).map { _ in
+            Task {
+                var last: SharedTally.State?
+                for await state in shared.states { last = state }
+                return last
+            }
+        }
+        await yieldUntil { shared.waitingCount == 200 }
+        await shared.proxy.send(.add(7))
+        await shared.proxy.send(.stop)
+        for watcher in watchers {
+            #expect(await watcher.value == SharedTally.State(count: 7, isStopped: true))
+        }
+        #expect(try await run.value == 7)
+        #expect(shared.waitingCount == 0)
+    }
+
+    @Test func aRunThatFailsEndsEveryWatcherAndItsErrorIsTheEnding() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let run = Task { try await shared.run() }
+        let watcher = Task {
+            var count = 0
+            for await _ in shared.states { count += 1 }
+            return count
+        }
+        await yieldUntil { shared.waitingCount == 1 }
+        await shared.proxy.send(.add(1))
+        shared.proxy.cancel()
+        await #expect(throws: TransducerError.cancelled) { try await run.value }
+        #expect(await watcher.value >= 1)
+        #expect(throws: TransducerError.cancelled) { try shared.ending?.get() }
+    }
+
+    @Test func aWatcherLeavesByCancellingItsTaskAndTheOthersGoOn() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let run = Task { try await shared.run() }
+        let leaving = Task {
+            var seen: [Int] = []
+            for await state in shared.states { seen.append(state.count) }
+            return seen
+        }
+        let staying = Task {
+            var seen: [Int] = []
+            for await state in shared.states { seen.append(state.count) }
+            return seen
+        }
+        await yieldUntil { shared.waitingCount == 2 }
+        leaving.cancel()
+        #expect(await leaving.value == [0])
+        #expect(shared.waitingCount == 1)
+
+        await shared.proxy.send(.add(3))
+        await shared.proxy.send(.stop)
+        let seen = await staying.value
+        #expect(seen.first == 0 && seen.last == 3)
+        _ = try await run.value
+    }
+
+    @Test func theSequenceOfACancelledWatcherEndsAtOnce() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let watcher = Task {
+            var states = shared.states.makeAsyncIterator()
+            let first = await states.next()?.count
+            withUnsafeCurrentTask { $0?.cancel() }
+            return (first, await states.next()?.count)
+        }
+        let (first, second) = await watcher.value
+        #expect(first == 0)
+        #expect(second == nil)
+        #expect(shared.waitingCount == 0)
+
+        let cancelledFirst = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            var states = shared.states.makeAsyncIterator()
+            return await states.next()
+        }
+        #expect(await cancelledFirst.value == nil)
+    }
+
+    @Test func aWatcherThatJoinsAfterTheEndGetsTheFinalStateThenTheEnd() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let run = Task { try await shared.run() }
+        await shared.proxy.send(.add(9))
+        await shared.proxy.send(.stop)
+        _ = try await run.value
+        var states = shared.states.makeAsyncIterator()
+        #expect(await states.next() == SharedTally.State(count: 9, isStopped: true))
+        #expect(await states.next() == nil)
+    }
+
+    @Test func aSharedRunRunsOnceASecondRunIsRefusedAndChangesNothing() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let run = Task { try await shared.run() }
+        await shared.proxy.send(.add(1))
+        await #expect(throws: TransducerError.proxyAlreadyInUse) { try await shared.run() }
+        #expect(shared.ending == nil)
+        await shared.proxy.send(.stop)
+        #expect(try await run.value == 1)
+        await #expect(throws: TransducerError.proxyAlreadyInUse) { try await shared.run() }
+        #expect(try shared.ending?.get() == 1)
+    }
+
+    @Test func anEffectTransducerRunsWithItsEnvironmentAndOutput() async throws {
+        let shared = SharedRun<SharedFetch>(initialState: .init())
+        let outputs = Mutex<[Int]>([])
+        try shared.proxy.send(.start)
+        let final = try await shared.run(
+            env: .init(number: { 42 }), output: Callback { value in outputs.withLock { $0.append(value) } })
+        #expect(final == 42)
+        #expect(outputs.withLock { $0 } == [0, 42])
+        #expect(shared.state.value == 42)
+    }
+
+    @Test func theRunRunsOnTheCallersActor() async throws {
+        actor Owner {
+            var updates = 0
+            func run(_ shared: SharedRun<SharedTally>) async throws -> Int {
+                try await shared.run(
+                    output: Callback { _ in
+                        self.assertIsolated()
+                        self.updates += 1
+                    })
+            }
+        }
+        let owner = Owner()
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let run = Task { try await owner.run(shared) }
+        await shared.proxy.send(.add(1))
+        await shared.proxy.send(.stop)
+        #expect(try await run.value == 1)
+        #expect(await owner.updates == 2)
+    }
+}
+
+// MARK: Random joins, reads, leaves and ends
+
+/// What one watcher of a generated sequence does.
+enum WatcherPlan: Sendable, CustomStringConvertible {
+    /// Reads every state until the end.
+    case readsAll
+    /// Reads this many states, then its task is cancelled.
+    case leavesAfter(Int)
+    /// Never reads; asked once after the end.
+    case neverReads
+    /// Joins after the run has processed this many events, then reads all.
+    case joinsLate(Int)
+
+    var description: String {
+        switch self {
+        case .readsAll: "reads all"
+        case .leavesAfter(let n): "leaves after \(n)"
+        case .neverReads: "never reads"
+        case .joinsLate(let n): "joins after \(n)"
+        }
+    }
+}
+
+/// A generated sequence: the amounts added (each at least 1, so the count
+/// rises at every event), the watchers, and how the run ends.
+struct SharedRunSequence: Sendable, CustomStringConvertible {
+    var amounts: [Int]
+    var watchers: [WatcherPlan]
+    var endsByCancel: Bool
+    var loaded: Bool
+
+    init(seed: UInt64, endsByCancel: Bool, loaded: Bool) {
+        var random = SplitMix64(seed: seed)
+        amounts = (0..<Int(random.next() % 40)).map { _ in 1 + Int(random.next() % 5) }
+        watchers = (0..<(1 + Int(random.next() % 24))).map { _ in
+            switch random.next() % 4 {
+            case 0: .readsAll
+            case 1: .leavesAfter(Int(random.next() % 6))
+            case 2: .neverReads
+            default: .joinsLate(Int(random.next() % 40))
+            }
+        }
+        self.endsByCancel = endsByCancel
+        self.loaded = loaded
+    }
+
+    var description: String {
+        "amounts \(amounts), watchers \(watchers), \(endsByCancel ? "cancelled" : "stopped")"
+            + (loaded ? ", under load" : "")
+    }
+}
+
+extension UnequatableTally.State {
+    /// Rises at every update of a sequence: the count (whose amounts are at
+    /// least 1), then the stop.
+    var rank: Int { count * 2 + (isStopped ? 1 : 0) }
+}
+
+/// How many events the sender has sent, for watchers that join late.
+final class ProcessedCount: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+@Suite("SharedRun: random joins, reads, leaves and ends", .timeLimit(.minutes(3)))
+struct SharedRunPropertyTests {
+    @Test func everyWatcherSeesRisingStatesAndTheEndAndNoneIsLeftWaiting() async {
+        await propertyCheck(
+            count: 1_500, input: Gen.int(in: 0...Int(Int32.max)), Gen.bool, Gen.bool
+        ) { seed, endsByCancel, loaded in
+            await Self.check(SharedRunSequence(seed: UInt64(seed), endsByCancel: endsByCancel, loaded: loaded))
+        }
+    }
+
+    static func check(_ sequence: SharedRunSequence) async {
+        await withBusyLoad(sequence.loaded) {
+            let shared = SharedRun<UnequatableTally>(initialState: .init(), proxy: .init(bufferSize: 64))
+            let run = Task { try await shared.run() }
+            let processed = ProcessedCount()
+            var watchers: [Task<[Int], Never>] = []
+            for plan in sequence.watchers {
+                watchers.append(
+                    Task {
+                        var seen: [Int] = []
+                        switch plan {
+                        case .readsAll:
+                            for await state in shared.states { seen.append(state.rank) }
+                        case .leavesAfter(let n):
+                            var states = shared.states.makeAsyncIterator()
+                            for _ in 0..<n {
+                                guard let state = await states.next() else { break }
+                                seen.append(state.rank)
+                            }
+                            withUnsafeCurrentTask { $0?.cancel() }
+                            #expect(await states.next() == nil, "a cancelled watcher's sequence ends")
+                        case .neverReads:
+                            let states = shared.states.makeAsyncIterator()
+                            _ = await run.result
+                            var after = states
+                            if let state = await after.next() { seen.append(state.rank) }
+                        case .joinsLate(let n):
+                            while processed.value.load(ordering: .acquiring) < n, shared.ending == nil {
+                                await Task.yield()
+                            }
+                            for await state in shared.states { seen.append(state.rank) }
+                        }
+                        return seen
+                    })
+            }
+            var total = 0
+            for amount in sequence.amounts {
+                try? shared.proxy.send(.add(amount))
+                total += amount
+                processed.value.add(1, ordering: .releasing)
+                await Task.yield()
+            }
+            if sequence.endsByCancel { shared.proxy.cancel() } else { try? shared.proxy.send(.stop) }
+            processed.value.store(Int.max, ordering: .releasing)
+            guard let result = await withinDeadline("the end of the run", { await run.result }) else { return }
+            let final = shared.state.rank
+            switch result {
+            case .success(let output):
+                #expect(!sequence.endsByCancel, "\(sequence)")
+                #expect(output == total && shared.state.count == total, "\(sequence)")
+            case .failure(let error):
+                #expect(sequence.endsByCancel, "\(sequence): \(error)")
+            }
+            for (plan, watcher) in zip(sequence.watchers, watchers) {
+                guard let seen = await withinDeadline("watcher \(plan)", { await watcher.value }) else { return }
+                #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 }, "\(sequence): \(plan) saw \(seen)")
+                switch plan {
+                case .readsAll, .joinsLate, .neverReads:
+                    #expect(seen.last == final, "\(sequence): \(plan) saw \(seen), final \(final)")
+                case .leavesAfter:
+                    break
+                }
+            }
+            #expect(shared.waitingCount == 0, "\(sequence)")
+            #expect(shared.ending != nil, "\(sequence)")
+        }
+    }
+}
