@@ -1,8 +1,10 @@
 // Meetings in progress, one run each, shared by everyone who shows them: a
 // stand-up's meeting is a room. The first to start it starts the run (one
-// timer, one recogniser); whoever opens the meeting while it runs joins the
-// room and sees its state at once, then every tick, speaker change and
-// transcript line; the events anyone sends go to that one run. The room
+// timer, one recogniser) as a `SharedRun`, which keeps the meeting's one
+// state; whoever opens the meeting while it runs joins the room and sees
+// its state at once, then the latest state each time the viewer is ready
+// for one (a slow viewer skips states; nothing queues up per viewer); the
+// events anyone sends go to that one run. The room
 // ends with the meeting. A room nobody watches any more keeps running until
 // the time is up (a meeting is not paused because a laptop closed), and
 // saves the meeting itself, so that it is never lost; the viewers' apps
@@ -25,8 +27,9 @@ public final class MeetingRooms: Sendable {
 
     private struct Occupied {
         var room: Room
-        var latest: RecordMeeting.State
-        var viewers: [UUID: AsyncStream<RecordMeeting.State>.Continuation] = [:]
+        /// The one run of the meeting, and its one copy of the state.
+        var meeting: SharedRun<RecordMeeting>
+        var viewers: Int
     }
 
     private let env: @Sendable (Standup.ID) -> RecordMeeting.Env
@@ -53,77 +56,107 @@ public final class MeetingRooms: Sendable {
     public var count: Int { rooms.withLock { $0.count } }
 
     /// How many follow the meeting of `standupID` now (0 when it does not
-    /// run).
+    /// run): the viewers whose states have not been dropped.
     public func viewers(of standupID: Standup.ID) -> Int {
-        rooms.withLock { $0[standupID]?.viewers.count ?? 0 }
+        rooms.withLock { $0[standupID]?.viewers ?? 0 }
     }
 
     /// Joins the meeting of `standup` in progress, or starts it (recording
     /// when `isRecording`): its room, and its states from now — the
-    /// current one first — until it ends or the stream is dropped (which
-    /// leaves the room).
-    public func join(_ standup: Standup, isRecording: Bool) -> (room: Room, states: AsyncStream<RecordMeeting.State>) {
-        let viewer = UUID()
-        let (states, continuation) = AsyncStream<RecordMeeting.State>.makeStream(bufferingPolicy: .bufferingNewest(8))
-        let (room, isNew) = rooms.withLock { rooms -> (Room, Bool) in
+    /// current one first, then the latest each time the viewer asks (a
+    /// slow viewer skips states, it never queues them) — until it ends.
+    /// Dropping the states leaves the room.
+    public func join(_ standup: Standup, isRecording: Bool) -> (room: Room, states: RoomStates) {
+        let (room, meeting, isNew) = rooms.withLock { rooms -> (Room, SharedRun<RecordMeeting>, Bool) in
             if var occupied = rooms[standup.id] {
-                continuation.yield(occupied.latest)
-                occupied.viewers[viewer] = continuation
+                occupied.viewers += 1
                 rooms[standup.id] = occupied
-                return (occupied.room, false)
+                return (occupied.room, occupied.meeting, false)
             }
             let initial = RecordMeeting.State(standup: standup, isRecording: isRecording)
             let room = Room(RecordMeeting.self, initialState: initial)
-            continuation.yield(initial)
-            rooms[standup.id] = Occupied(room: room, latest: initial, viewers: [viewer: continuation])
-            return (room, true)
+            let meeting = SharedRun<RecordMeeting>(initialState: initial, proxy: room.proxy)
+            rooms[standup.id] = Occupied(room: room, meeting: meeting, viewers: 1)
+            return (room, meeting, true)
         }
-        continuation.onTermination = { [weak self] _ in self?.leave(standup.id, room: room.id, viewer: viewer) }
-        if isNew { start(room, of: standup.id) }
-        return (room, states)
+        let viewer = Viewer { [weak self] in self?.leave(standup.id, room: room.id) }
+        if isNew { start(meeting, of: standup.id, room: room.id) }
+        return (room, RoomStates(states: meeting.states, viewer: viewer))
     }
 
-    /// Runs the meeting of `room` until it ends, telling its viewers each
-    /// state; then saves it (when it was saved, not discarded) and closes
-    /// the room.
-    private func start(_ room: Room, of standupID: Standup.ID) {
+    /// Runs the meeting until it ends, its viewers watching its one state;
+    /// then saves it (when it was saved, not discarded) and closes the
+    /// room.
+    private func start(_ meeting: SharedRun<RecordMeeting>, of standupID: Standup.ID, room: UUID) {
         let env = self.env(standupID)
         Task {
-            let output = Callback<RecordMeeting.State> { [weak self] state in
-                self?.publish(state, in: room.id, of: standupID)
+            let ending = try? await meeting.run(env: env)
+            if case .saved(let saved)? = ending?.ending {
+                await save(.addMeeting(saved, to: standupID))
             }
-            let ending = try? await RecordMeeting.run(
-                initialState: room.initialState, proxy: room.proxy, env: env, output: output)
-            if case .saved(let meeting)? = ending?.ending {
-                await save(.addMeeting(meeting, to: standupID))
-            }
-            close(room.id, of: standupID)
+            close(room, of: standupID)
         }
-        Task { await room.proxy.send(.start) }
-    }
-
-    private func publish(_ state: RecordMeeting.State, in room: UUID, of standupID: Standup.ID) {
-        rooms.withLock { rooms in
-            guard var occupied = rooms[standupID], occupied.room.id == room else { return }
-            occupied.latest = state
-            rooms[standupID] = occupied
-            for viewer in occupied.viewers.values { viewer.yield(state) }
-        }
+        Task { await meeting.proxy.send(.start) }
     }
 
     private func close(_ room: UUID, of standupID: Standup.ID) {
-        let viewers = rooms.withLock { rooms -> [AsyncStream<RecordMeeting.State>.Continuation] in
-            guard let occupied = rooms[standupID], occupied.room.id == room else { return [] }
-            rooms[standupID] = nil
-            return Array(occupied.viewers.values)
-        }
-        for viewer in viewers { viewer.finish() }
-    }
-
-    private func leave(_ standupID: Standup.ID, room: UUID, viewer: UUID) {
         rooms.withLock { rooms in
             guard rooms[standupID]?.room.id == room else { return }
-            rooms[standupID]?.viewers[viewer] = nil
+            rooms[standupID] = nil
         }
     }
+
+    private func leave(_ standupID: Standup.ID, room: UUID) {
+        rooms.withLock { rooms in
+            guard rooms[standupID]?.room.id == room else { return }
+            rooms[standupID]?.viewers -= 1
+        }
+    }
+}
+
+/// A meeting's states as one viewer sees them (``MeetingRooms/join(_:isRecording:)``):
+/// the room's shared run watched, and the viewer counted in the room until
+/// the sequence and its iterators are dropped.
+public struct RoomStates: AsyncSequence, Sendable {
+    /// A state of the meeting.
+    public typealias Element = RecordMeeting.State
+    /// Watching never fails: the sequence ends with the meeting.
+    public typealias Failure = Never
+
+    let states: SharedRun<RecordMeeting>.States
+    let viewer: Viewer
+
+    /// The viewer's iterator: the current state first, then the latest.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(states: states.makeAsyncIterator(), viewer: viewer)
+    }
+
+    /// The iterator of ``RoomStates``.
+    public struct Iterator: AsyncIteratorProtocol {
+        var states: SharedRun<RecordMeeting>.States.Iterator
+        let viewer: Viewer
+
+        /// The latest state the viewer has not seen; `nil` once the
+        /// meeting has ended or the viewer's task is cancelled.
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> RecordMeeting.State? {
+            await states.next(isolation: actor)
+        }
+
+        /// The latest state the viewer has not seen; see ``next(isolation:)``.
+        public mutating func next() async -> RecordMeeting.State? {
+            await states.next(isolation: nil)
+        }
+    }
+}
+
+/// One viewer of a room: leaves it when the last copy of its states is
+/// dropped.
+final class Viewer: Sendable {
+    private let leave: @Sendable () -> Void
+
+    init(leave: @escaping @Sendable () -> Void) {
+        self.leave = leave
+    }
+
+    deinit { leave() }
 }
