@@ -28,8 +28,11 @@ import WebUI
 ///   ``SessionLimits/maxBodySize``, 408 when its body is slower than
 ///   ``ConnectionLimits/bodyTimeout``, 403 without the session's token. A
 ///   plain form post is answered with a redirect to `/`; a post from the
-///   page's script (`X-Oak-Intent: fetch`) with 204, or 409 when the page
-///   was out of date;
+///   page's script (`X-Oak-Intent: fetch`) with 204. An intent that was not
+///   performed — the page was out of date, the app was busy, the session
+///   has ended — is answered 409 with the reason in words: as plain text
+///   for the script, which shows it above the page, and as a page with a
+///   link back for a plain form;
 /// - `GET /events`: the session's states, as Server-Sent Events (`page`),
 ///   with a comment at every sweep, so that a page whose connection is gone
 ///   is noticed; an open page keeps its session alive;

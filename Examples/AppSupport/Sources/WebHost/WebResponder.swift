@@ -8,6 +8,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import Oak
 import ServerSupport
 import WebUI
 
@@ -186,10 +187,17 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         }
         switch await session.perform(form) {
         case .performed(let result):
+            let refusal = Self.refusal(of: result)
             if Self.isFromScript(request) {
-                return Response(status: result == .sent ? .noContent : .conflict)
+                // The script shows the reason on the page; the page itself
+                // is brought up to date by its stream.
+                guard let refusal else { return Response(status: .noContent) }
+                var response = Self.text(refusal, type: "text/plain; charset=utf-8", status: .conflict)
+                response.headers[.cacheControl] = "no-store"
+                return response
             }
-            return Response(status: .seeOther, headers: [.location: "/"])
+            guard let refusal else { return Response(status: .seeOther, headers: [.location: "/"]) }
+            return Self.html(WebPage.refusal(refusal), status: .conflict)
         case .elsewhere(let address):
             guard let location = Self.redirectable(address) else {
                 logger.error("An intent's redirect was refused: not an http(s) address.")
@@ -319,6 +327,21 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
 
     static func html(_ html: HTML, status: HTTPResponse.Status = .ok) -> Response {
         text(html.rendered, type: "text/html; charset=utf-8", status: status)
+    }
+
+    /// Why an intent was not performed, in words for the person who asked;
+    /// `nil` when it was sent.
+    static func refusal(of result: IntentResult?) -> String? {
+        switch result {
+        case .sent?:
+            nil
+        case .stale?, nil:
+            "That was not done: the page was out of date. It shows what is there now; try again if you still want to."
+        case .refused(.bufferFull)?:
+            "That was not done: the app is busy. Try again."
+        case .refused?:
+            "That was not done: this session has ended. Reload the page."
+        }
     }
 
     static func page(_ status: HTTPResponse.Status, title: String, text: String) -> Response {

@@ -100,6 +100,17 @@ public enum WebPage {
         document(title: title, content: "<section class=\"message\"><h1>\(title)</h1><p>\(text)</p></section>")
     }
 
+    /// The page a form posted without the script gets when its intent was
+    /// not performed: why, and the way back to the app.
+    public static func refusal(_ reason: String) -> HTML {
+        document(
+            title: "Not done",
+            content: """
+                <section class="message"><h1>Not done</h1><p class="notice" role="alert">\(reason)</p>\
+                <p><a href="/">Back to the app</a></p></section>
+                """)
+    }
+
     /// The page's script: posts forms in the background and shows every
     /// state the server pushes. Without it the forms still work.
     public static let script = """
@@ -263,6 +274,18 @@ public enum WebPage {
           };
           showMicrophone("off", "");
           placeMicrophone();
+          // Why the last intent was not done, above the app's content
+          // (which pushed pages replace); gone at the next one that is.
+          const refusal = document.createElement("p");
+          refusal.id = "oak-refusal";
+          refusal.className = "notice";
+          refusal.setAttribute("role", "alert");
+          refusal.hidden = true;
+          app.before(refusal);
+          const showRefusal = (text) => {
+            refusal.textContent = text;
+            refusal.hidden = text === "";
+          };
           document.addEventListener("submit", (event) => {
             const form = event.target;
             if (!(form instanceof HTMLFormElement) || !form.classList.contains("intent")) { return; }
@@ -279,7 +302,13 @@ public enum WebPage {
             }).then((response) => {
               const elsewhere = response.headers.get("X-Oak-Location");
               if (elsewhere && /^https?:\\/\\//.test(elsewhere)) { window.location.assign(elsewhere); return; }
-              if (response.status === 409 || response.status === 403) { window.location.reload(); }
+              if (response.status === 409) {
+                // Not done: say why (the stream brings the page up to date).
+                response.text().then(showRefusal);
+                return;
+              }
+              showRefusal("");
+              if (response.status === 403) { window.location.reload(); }
             }).catch(() => { form.submit(); });
           });
         })();

@@ -130,8 +130,17 @@ struct WebHostTests {
         #expect(plain.status == 303)
         #expect(plain.header("Location") == "/")
         // An intent the state does not offer is a conflict for the script.
+        // It says why, for the script to show; a plain form gets a page
+        // that says why, with the way back.
         let unknown = try await client.intent("decrement", token: token)
         #expect(unknown.status == 409)
+        #expect(unknown.body.hasPrefix("That was not done: the page was out of date."), "\(unknown.body)")
+        #expect(unknown.header("Content-Type") == "text/plain; charset=utf-8")
+        let unknownPlain = try await client.intent("decrement", token: token, fetch: false)
+        #expect(unknownPlain.status == 409)
+        #expect(unknownPlain.body.contains("role=\"alert\">That was not done"), "\(unknownPlain.body)")
+        #expect(unknownPlain.body.contains("<a href=\"/\">Back to the app</a>"))
+        #expect(WebPage.script.contains("showRefusal"))
         await tally.host.stop()
     }
 

@@ -59,8 +59,35 @@ public enum StandupForm: Transducer {
         }
     }
 
+    /// What a page's form posts, all at once: the values of the fields it
+    /// sent. A field not sent (`nil`, or an attendee without a name) is
+    /// kept as it is; an attendee the form no longer has is ignored.
+    public struct Fields: Equatable, Sendable {
+        /// The title typed.
+        public var title: String?
+        /// The length chosen, in minutes (kept within 5…30).
+        public var minutes: Int?
+        /// The theme chosen.
+        public var theme: Theme?
+        /// The attendees' names typed, by attendee.
+        public var names: [Attendee.ID: String]
+
+        /// The values of a form's fields.
+        public init(title: String? = nil, minutes: Int? = nil, theme: Theme? = nil, names: [Attendee.ID: String] = [:])
+        {
+            self.title = title
+            self.minutes = minutes
+            self.theme = theme
+            self.names = names
+        }
+    }
+
     /// What happens to the form.
     public enum Event: Equatable, Sendable {
+        /// Set every field a page's form posted, in one event, whatever
+        /// their number (a form is one intent of the user, not one per
+        /// field).
+        case fill(Fields)
         /// Focus a field (the cursor goes to its end).
         case focus(Field)
         /// Focus the next field.
@@ -91,6 +118,13 @@ public enum StandupForm: Transducer {
     /// The transitions.
     public static func update(_ state: inout State, event: Event) {
         switch event {
+        case .fill(let fields):
+            if let title = fields.title { update(&state, event: .setTitle(title)) }
+            if let minutes = fields.minutes { update(&state, event: .setMinutes(minutes)) }
+            if let theme = fields.theme { update(&state, event: .setTheme(theme)) }
+            for attendee in state.standup.attendees {
+                if let name = fields.names[attendee.id] { update(&state, event: .setName(name, of: attendee.id)) }
+            }
         case .focus(let field):
             focus(field, &state)
         case .focusNext, .focusPrevious:

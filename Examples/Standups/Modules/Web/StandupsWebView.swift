@@ -358,24 +358,25 @@ public enum StandupsWebView {
         return nil
     }
 
-    /// A form's post: its fields are applied (the values typed are kept
-    /// whatever button was pressed), then the button's intent.
+    /// A form's post: its fields are applied in one event, whatever their
+    /// number (the values typed are kept whatever button was pressed), then
+    /// the button's intent.
     static func performForm<Event>(
         _ kind: String, _ argument: String?, _ fields: [String: String], _ form: StandupForm.State,
         newID: () -> UUID,
         send: (StandupForm.Event) -> Intent<Event>, done: Intent<Event>, cancel: Intent<Event>
     ) -> IntentResult? {
         if kind == "form.cancel" { return cancel() }
-        var last: IntentResult = .sent
-        if let title = fields["title"] { last = send(.setTitle(title))() }
-        if let minutes = fields["minutes"].flatMap({ Int($0) }) { last = send(.setMinutes(minutes))() }
-        if let theme = fields["theme"].flatMap(Theme.init(rawValue:)) { last = send(.setTheme(theme))() }
+        var names: [Attendee.ID: String] = [:]
         for attendee in form.standup.attendees {
-            if let name = fields["attendee.\(attendee.id.uuidString)"] {
-                last = send(.setName(name, of: attendee.id))()
-            }
+            if let name = fields["attendee.\(attendee.id.uuidString)"] { names[attendee.id] = name }
         }
-        guard last == .sent else { return last }
+        let filled = send(
+            .fill(
+                StandupForm.Fields(
+                    title: fields["title"], minutes: fields["minutes"].flatMap { Int($0) },
+                    theme: fields["theme"].flatMap(Theme.init(rawValue:)), names: names)))()
+        guard filled == .sent else { return filled }
         switch kind {
         case "form.done": return done()
         case "form.addAttendee": return send(.addAttendee(newID()))()

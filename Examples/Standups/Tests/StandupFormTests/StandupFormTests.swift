@@ -81,4 +81,24 @@ struct StandupFormTests {
         #expect(state.standup.attendees.elements == [Attendee(id: UUID(number: 1), name: "Blob ")])
         #expect(state.standup.minutes == Standup.maxMinutes)
     }
+
+    @Test func aPostedFormIsOneEventWhateverTheNumberOfItsFields() {
+        var state = StandupForm.State(standup: Standup(id: UUID(number: 9)), blankAttendee: UUID(number: 1))
+        for number in 2...12 { send(&state, .addAttendee(UUID(number: number))) }
+        var names: [Attendee.ID: String] = [:]
+        for number in 1...12 { names[UUID(number: number)] = "Person \(number)" }
+        names[UUID(number: 99)] = "Ghost"
+        send(&state, .fill(StandupForm.Fields(title: "Everyone", minutes: 99, theme: .sky, names: names)))
+        #expect(state.standup.title == "Everyone")
+        #expect(state.standup.minutes == Standup.maxMinutes)
+        #expect(state.standup.theme == .sky)
+        #expect(state.standup.attendees.map(\.name) == (1...12).map { "Person \($0)" })
+
+        // A field not posted is kept.
+        send(&state, .fill(StandupForm.Fields(names: [UUID(number: 3): "Three"])))
+        #expect(state.standup.title == "Everyone")
+        #expect(state.standup.theme == .sky)
+        #expect(state.standup.attendees[2].name == "Three")
+        #expect(state.standup.attendees[3].name == "Person 4")
+    }
 }

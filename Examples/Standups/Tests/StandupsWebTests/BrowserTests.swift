@@ -86,6 +86,81 @@ struct BrowserTests {
         }
     }
 
+    /// Issue 33: a form is one intent. Every "Add attendee" posts the whole
+    /// form (title, length, theme and one field per attendee); with one
+    /// event per field, from eight fields on the server refused the post
+    /// and the page silently did nothing.
+    @Test func aStandupWithTwelveAttendeesIsAddedAndEditedAndARefusedIntentSaysWhy() async throws {
+        try await StandupsWebTests.Fixture.with { web in
+            let browser = try await WebDriver.start(width: 900, height: 1400)
+            do {
+                try await browser.open(web.host.baseURL + "/")
+                try await browser.click(WebDriver.intentButton("list.add"))
+                try await browser.waitUntil("document.getElementById('standup-form') !== null")
+                try await browser.type("All hands", into: "input[name=\"title\"]")
+                try await browser.type("Person 1", into: "input[name^=\"attendee.\"]")
+                for number in 2...12 {
+                    try await browser.click(WebDriver.intentButton("form.addAttendee"))
+                    try await browser.waitUntil(
+                        "document.querySelectorAll('input[name^=\"attendee.\"]').length === \(number)")
+                    try await browser.type(
+                        "Person \(number)", into: "li:nth-child(\(number)) > input[name^=\"attendee.\"]")
+                }
+                #expect(try await browser.run("return document.getElementById('oak-refusal').hidden;") as? Bool == true)
+                try await browser.click(WebDriver.intentButton("form.done"))
+                try await browser.waitUntil("document.querySelector('#standups li') !== null")
+                #expect(try await browser.text("#standups li span").contains("12 attendees"))
+
+                // Edited: the twelfth renamed, a thirteenth added and removed.
+                try await browser.click("#standups li button")
+                try await browser.waitUntil("document.getElementById('detail') !== null")
+                try await browser.click(WebDriver.intentButton("detail.edit"))
+                try await browser.waitUntil("document.getElementById('standup-form') !== null")
+                _ = try await browser.run(
+                    "document.querySelector('li:nth-child(12) > input[name^=\"attendee.\"]').value = 'Twelve';")
+                try await browser.click(WebDriver.intentButton("form.addAttendee"))
+                try await browser.waitUntil("document.querySelectorAll('input[name^=\"attendee.\"]').length === 13")
+                try await browser.click("li:nth-child(13) > button[name=\"intent\"]")
+                try await browser.waitUntil("document.querySelectorAll('input[name^=\"attendee.\"]').length === 12")
+                try await browser.click(WebDriver.intentButton("form.done"))
+                try await browser.waitUntil("document.getElementById('standup-form') === null")
+                try await browser.waitUntil("document.getElementById('attendees').textContent.includes('Twelve')")
+                let names = try await browser.run(
+                    "return [...document.querySelectorAll('#attendees li')].map((li) => li.textContent);")
+                #expect(names as? [String] == (1...11).map { "Person \($0)" } + ["Twelve"])
+
+                // A stale page's intent (the form of a screen that is gone)
+                // is refused, and the page says why instead of reloading.
+                _ = try await browser.run(
+                    """
+                    window.notReloaded = true;
+                    const form = document.querySelector("form.intent").cloneNode(true);
+                    form.querySelectorAll("button[name=intent], input[name=intent]").forEach((e) => e.remove());
+                    const button = document.createElement("button");
+                    button.name = "intent"; button.value = "form.done"; button.id = "stale";
+                    form.append(button);
+                    document.getElementById("app").append(form);
+                    """)
+                try await browser.click("#stale")
+                try await browser.waitUntil("document.getElementById('oak-refusal').hidden === false")
+                let refusal = try await browser.text("#oak-refusal")
+                #expect(refusal.hasPrefix("That was not done: the page was out of date."))
+                #expect(try await browser.run("return window.notReloaded === true;") as? Bool == true)
+                try WebDriver.saveArtifact(try await browser.screenshot(), as: "standups-web-refused-intent.png")
+                // The next intent that is done clears it.
+                try await browser.click(WebDriver.intentButton("app.back"))
+                try await browser.waitUntil("document.getElementById('detail') === null")
+                try await browser.waitUntil("document.getElementById('oak-refusal').hidden === true")
+            } catch {
+                let page = try? await browser.run("return document.getElementById('app').innerHTML;")
+                Issue.record("The page when the test failed: \(page as? String ?? "unknown")")
+                await browser.quit()
+                throw error
+            }
+            await browser.quit()
+        }
+    }
+
     @Test(.enabled(if: SpeechTools.shouldRun, "needs festival, sox and pocketsphinx"))
     func twoBrowsersShareOneMeetingAndTheFirstSpeaks() async throws {
         guard SpeechTools.check() else { return }
