@@ -93,7 +93,11 @@ class Session:
                 while b"\n\n" in buffer:
                     event, buffer = buffer.split(b"\n\n", 1)
                     text = event.decode(errors="replace")
-                    if "event: page" in text:
+                    # Whole pages and parts pushed alone alike; the text
+                    # says which ("event: page" or "event: parts"), and
+                    # its length (with the blank line) is what the wire
+                    # carried.
+                    if "event: page" in text or "event: parts" in text:
                         self.pages.put_nowait((time.perf_counter(), text))
         except (ConnectionError, asyncio.CancelledError):
             pass

@@ -8,7 +8,8 @@ one opens VIEWERS browser sessions that all open the stand-up and start its
 meeting: the first starts the room, the others join it. While the meetings
 run (MEETING seconds of wall time each), it measures:
 
-- tick to push: when each viewer receives each tick's page. The room's
+- tick to push: when each viewer receives each tick's push (the page's
+  parts that changed, or the whole page). The room's
   ticks come every 1/SPEED s from its start; the start is estimated as the
   earliest arrival of any tick of that room minus its elapsed time, so the
   figure is the time above the room's fastest push (a lower bound of the
@@ -19,7 +20,8 @@ run (MEETING seconds of wall time each), it measures:
 - Next to push: one viewer of each room posts Next; the time from the post
   to the page with the new speaker on each of the room's viewers (exact);
 - resident memory per room (one viewer each) and per viewer beyond the
-  first, and the server's CPU per room while the meetings run.
+  first, and the server's CPU per room while the meetings run;
+- bytes on the wire per viewer per tick (the SSE event as sent).
 
     swift build -c release --package-path Examples/Standups --product standups
     python3 Examples/Standups/Scripts/load-test.py [--rooms 100] [--viewers 10] [--meeting 60]
@@ -43,7 +45,10 @@ BINARY = os.path.join(HERE, "..", ".build", "release", "standups")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
 from oakweb import Session, rss_kib  # noqa: E402
 
-ELAPSED = re.compile(r'data-speaker="(\d+)" data-tone="\d+" data-elapsed="(\d+)"')
+# A tick's push: the whole page (data-speaker on the meeting) or, once the
+# page is open, only the parts that changed (the clock part, data-elapsed).
+ELAPSED = re.compile(r'data-elapsed="(\d+)"')
+SPEAKER = re.compile(r'data-speaker="(\d+)"')
 
 
 def cpu_seconds(pid: int) -> float:
@@ -82,16 +87,21 @@ async def join(session: Session, standup: str):
     await session.next_page(lambda page: 'id="meeting"' in page)
 
 
-async def watch(session: Session, room: int, until: float, arrivals: dict):
-    """Records when each tick's page of `room` arrives, until `until`."""
+async def watch(session: Session, room: int, until: float, arrivals: dict, sizes: list):
+    """Records when each tick's push of `room` arrives, and its size on
+    the wire, until `until`."""
     while time.perf_counter() < until:
         try:
             arrived, page = await asyncio.wait_for(session.pages.get(), timeout=max(until - time.perf_counter(), 0.01))
         except asyncio.TimeoutError:
             break
+        speaker = SPEAKER.search(page)
+        if speaker:
+            session.speaker = int(speaker.group(1))
         match = ELAPSED.search(page)
         if match:
-            arrivals.setdefault((room, int(match.group(2))), []).append((arrived, int(match.group(1)), session))
+            arrivals.setdefault((room, int(match.group(1))), []).append((arrived, getattr(session, "speaker", 0), session))
+            sizes.append((room, int(match.group(1)), "event: parts" in page, len(page.encode()) + 2))
 
 
 async def main():
@@ -140,11 +150,12 @@ async def main():
         # The meetings run: every viewer records its pages; halfway, one
         # viewer of each room posts Next.
         arrivals = {}
+        sizes = []
         viewers = [[first] + group for first, group in zip(firsts, others)]
         cpu_start = cpu_seconds(server.pid)
         wall_start = time.perf_counter()
         until = wall_start + arguments.meeting
-        watchers = [asyncio.create_task(watch(session, room, until, arrivals))
+        watchers = [asyncio.create_task(watch(session, room, until, arrivals, sizes))
                     for room, group in enumerate(viewers) for session in group]
         await asyncio.sleep(arguments.meeting / 2)
         next_posted = {}
@@ -215,6 +226,12 @@ async def main():
         if fan_out:
             print(f"tick fan-out (each viewer's page after the room's first): p50 {statistics.median(fan_out) * 1000:.2f} ms, "
                   f"p99 {percentile(fan_out, 0.99) * 1000:.2f} ms")
+        if sizes:
+            partial = [size for _, _, is_parts, size in sizes if is_parts]
+            whole = [size for _, _, is_parts, size in sizes if not is_parts]
+            print(f"bytes on the wire per viewer per tick: mean {statistics.mean(size for *_, size in sizes):.0f} "
+                  f"({len(partial)} pushes of parts, mean {statistics.mean(partial) if partial else 0:.0f} B; "
+                  f"{len(whole)} whole pages, mean {statistics.mean(whole) if whole else 0:.0f} B)")
         if next_latencies:
             print(f"Next to push on every viewer ({len(next_latencies)} pages): "
                   f"p50 {statistics.median(next_latencies) * 1000:.2f} ms, p99 {percentile(next_latencies, 0.99) * 1000:.2f} ms")

@@ -226,17 +226,34 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         }
         // The stream holds its session weakly: an open page must not keep an
         // ended session (and its memory) alive.
+        //
+        // The first event is the whole content (`page`); after it, a change
+        // inside the page's parts (`HTML.part`) sends only the parts that
+        // changed (`parts`), any other change the whole content again. The
+        // page is remembered by hashes only (`PageParts`).
         let body = ResponseBody { [weak session] writer in
             guard let first = session else { return try await writer.finish(nil) }
             var version = await first.version
-            try await writer.write(ByteBuffer(string: Self.event(await first.content(), id: version)))
+            let content = await first.content().rendered
+            var sent = PageParts(content)
+            try await writer.write(ByteBuffer(string: Self.event(content, id: version)))
             for await signal in signals {
                 guard let session else { break }
                 switch signal {
                 case .changed(let next):
                     guard next != version else { continue }
                     version = next
-                    try await writer.write(ByteBuffer(string: Self.event(await session.content(), id: version)))
+                    let content = await session.content().rendered
+                    let parts = PageParts(content)
+                    defer { sent = parts }
+                    if let parts, let before = sent, let changed = parts.changedParts(since: before) {
+                        // Nothing the page shows changed: nothing to send.
+                        guard !changed.isEmpty else { continue }
+                        let changedParts = changed.map { content[$0] }.joined()
+                        try await writer.write(ByteBuffer(string: Self.event(changedParts, id: version, name: "parts")))
+                    } else {
+                        try await writer.write(ByteBuffer(string: Self.event(content, id: version)))
+                    }
                 case .ping:
                     try await writer.write(ByteBuffer(string: ": ping\n\n"))
                 }
@@ -287,12 +304,13 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         return mediaType?.lowercased() == "application/x-www-form-urlencoded"
     }
 
-    /// One Server-Sent Event named `page` whose data is `content`.
-    static func event(_ content: HTML, id: Int) -> String {
-        let data = content.rendered.split(separator: "\n", omittingEmptySubsequences: false)
+    /// One Server-Sent Event named `name` (`page`: the whole content;
+    /// `parts`: changed parts) whose data is `content`.
+    static func event(_ content: String, id: Int, name: String = "page") -> String {
+        let data = content.split(separator: "\n", omittingEmptySubsequences: false)
             .map { "data: " + $0.replacingOccurrences(of: "\r", with: "") }
             .joined(separator: "\n")
-        return "id: \(id)\nevent: page\n\(data)\n\n"
+        return "id: \(id)\nevent: \(name)\n\(data)\n\n"
     }
 
     /// The session id the request's cookie names, if any.

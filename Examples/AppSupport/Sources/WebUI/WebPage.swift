@@ -146,15 +146,40 @@ public enum WebPage {
           };
           tone = toneOf();
           const events = new EventSource("\(eventsPath)");
+          // What the stream brought, counted on the body for whoever
+          // measures: whole pages, pushes of parts, and their characters.
+          const counted = (name, size) => {
+            const data = document.body.dataset;
+            data[name] = String(Number(data[name] || "0") + 1);
+            data[name + "Size"] = String(Number(data[name + "Size"] || "0") + size);
+          };
+          const changed = (version) => {
+            document.body.dataset.version = version;
+            const next = toneOf();
+            if (tone !== null && next !== null && next !== tone) { playTone(); }
+            tone = next;
+          };
           const show = (content, version) => {
             app.innerHTML = content;
             const titled = app.querySelector("template[data-page-title]");
             if (titled) { document.title = titled.dataset.pageTitle; }
-            document.body.dataset.version = version;
             placeMicrophone();
-            const next = toneOf();
-            if (tone !== null && next !== null && next !== tone) { playTone(); }
-            tone = next;
+            changed(version);
+          };
+          // Parts pushed alone (<oak-part data-key>) replace their
+          // namesakes; a part the page does not have means the page is not
+          // what the server thinks: it is loaded again.
+          const parts = document.createElement("template");
+          const replaceParts = (markup, version) => {
+            parts.innerHTML = markup;
+            for (const part of [...parts.content.children]) {
+              const key = part.dataset.key;
+              const target = key === undefined ? null
+                : app.querySelector('oak-part[data-key="' + CSS.escape(key) + '"]');
+              if (!target) { window.location.reload(); return; }
+              target.replaceWith(part);
+            }
+            changed(version);
           };
           // A page pushed while a button is held down waits until it is
           // released and its click has gone to the button pressed (a
@@ -169,17 +194,29 @@ public enum WebPage {
               const page = waiting;
               waiting = null;
               show(page.content, page.version);
+              page.parts.forEach((pushed) => replaceParts(pushed.markup, pushed.version));
             }
           };
           document.addEventListener("pointerdown", () => { pressed = true; }, { capture: true });
           document.addEventListener("pointerup", () => { setTimeout(release, 0); }, { capture: true });
           document.addEventListener("pointercancel", release, { capture: true });
           events.addEventListener("page", (event) => {
+            counted("pages", event.data.length);
             if (pressed) {
-              waiting = { content: event.data, version: event.lastEventId };
+              waiting = { content: event.data, version: event.lastEventId, parts: [] };
               document.body.dataset.held = "true";
             } else {
               show(event.data, event.lastEventId);
+            }
+          });
+          // Parts replace no button: they are shown at once, unless a whole
+          // page waits for the button's release (then they follow it).
+          events.addEventListener("parts", (event) => {
+            counted("parts", event.data.length);
+            if (waiting) {
+              waiting.parts.push({ markup: event.data, version: event.lastEventId });
+            } else {
+              replaceParts(event.data, event.lastEventId);
             }
           });
           events.addEventListener("error", () => {
@@ -379,6 +416,7 @@ public enum WebPage {
         .dim { opacity: .7; }
         .microphone { margin: .5rem 0; }
         .microphone-status { opacity: .8; }
+        oak-part { display: contents; }
 
         """
 }

@@ -127,7 +127,7 @@ struct TallyWeb: WebApplication {
             ? "<p id=\"loading\">Loading…</p>" : "<p id=\"count\" data-count=\"\(state.count)\">\(state.count)</p>"
         let picture: HTML? = state.count > 0 ? "<img id=\"picture\" src=\"/picture.png\" alt=\"\">" : nil
         return """
-            \(count)<p id="note">\(state.note)</p>\(picture)\
+            \(count)<p id="note">\(HTML.part("note", "\(state.note)"))</p>\(picture)\
             \(session.forms.button("+1", intent: "increment"))
             """
     }

@@ -144,6 +144,30 @@ struct WebHostTests {
         await tally.host.stop()
     }
 
+    @Test func anOpenPageIsSentOnlyThePartsThatChangedAndAWholePageOtherwise() async throws {
+        let tally = try await TallyHost.start()
+        let client = tally.client()
+        let token = try #require(WebClient.token(in: try await client.get("/").body))
+        var pushes = client.events().makeAsyncIterator()
+        let first = try #require(try await pushes.next())
+        #expect(first.contains("data-count=\"41\""), "the first push is the whole page")
+
+        // Only the note changed: only its part is sent.
+        #expect(try await client.intent("note", token: token, fields: [("note", "<b>hi</b>")]).status == 204)
+        let part = try #require(try await pushes.next())
+        #expect(part == "<oak-part data-key=\"note\">&lt;b&gt;hi&lt;/b&gt;</oak-part>", "\(part)")
+        // The same note again: nothing the page shows changed, nothing is
+        // sent; the count changes the frame: the whole page.
+        #expect(try await client.intent("note", token: token, fields: [("note", "<b>hi</b>")]).status == 204)
+        #expect(try await client.intent("increment", token: token).status == 204)
+        let whole = try #require(try await pushes.next())
+        #expect(whole.contains("data-count=\"42\"") && whole.contains("data-key=\"note\">&lt;b&gt;hi"), "\(whole)")
+        // A page that opens (or reconnects) starts with the whole page.
+        var again = client.events().makeAsyncIterator()
+        #expect(try await again.next()?.contains("data-count=\"42\"") == true)
+        await tally.host.stop()
+    }
+
     @Test func anIntentAnotherServerPerformsSendsTheBrowserThere() async throws {
         let tally = try await TallyHost.start()
         let client = tally.client()

@@ -255,18 +255,25 @@ public enum StandupsWebView {
                 \(context.button("End meeting", intent: "meeting.end"))</p>
                 """
         }
+        // What changes every second (the clock, the speaker's time left)
+        // and the growing transcript are parts: an open page is sent only
+        // those while the rest stays as it is (`HTML.part`).
+        let times: HTML = """
+            <p class="times"><span id="elapsed" data-elapsed="\(meeting.secondsElapsed)">Elapsed \
+            \(duration(meeting.secondsElapsed))</span> \
+            <span id="remaining">Remaining \(duration(meeting.secondsRemaining))</span></p>\
+            <progress max="\(total)" value="\(min(meeting.secondsElapsed, total))"></progress>
+            """
         return """
             <section class="meeting theme-\(standup.theme.rawValue)" id="meeting" \
-            data-speaker="\(meeting.speakerIndex)" data-tone="\(meeting.speakerIndex)" \
-            data-elapsed="\(meeting.secondsElapsed)">
+            data-speaker="\(meeting.speakerIndex)" data-tone="\(meeting.speakerIndex)">
             <h2>\(name(standup))</h2>
-            <p class="times"><span id="elapsed">Elapsed \(duration(meeting.secondsElapsed))</span> \
-            <span id="remaining">Remaining \(duration(meeting.secondsRemaining))</span></p>
-            <progress max="\(total)" value="\(min(meeting.secondsElapsed, total))"></progress>
+            \(HTML.part("times", times))
             <ol class="segments">\(HTML.join(segments))</ol>
             <p class="speaker" id="speaker">Speaker \(meeting.speakerIndex + 1) of \(standup.attendees.count): \
-            <strong>\(speaker)</strong> · \(duration(meeting.speakerSecondsRemaining)) left</p>
-            \(recognition)\(microphone)<p class="transcript" id="transcript">\(meeting.transcript)</p>
+            <strong>\(speaker)</strong> · \(HTML.part("left", "\(duration(meeting.speakerSecondsRemaining))")) left</p>
+            \(recognition)\(microphone)<p class="transcript" id="transcript">\
+            \(HTML.part("transcript", "\(meeting.transcript)"))</p>
             \(controls)</section>
             """
     }

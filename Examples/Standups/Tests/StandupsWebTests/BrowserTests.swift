@@ -49,15 +49,18 @@ struct BrowserTests {
                 try await browser.waitUntil("document.getElementById('question') !== null")
                 try await browser.click(WebDriver.intentButton("detail.continue"))
                 try await browser.waitUntil("document.getElementById('meeting') !== null")
-                // Next held down while the second's tick is pushed: the page
-                // waits for the release, and the click reaches Next.
+                // Next held down while the second's tick is pushed: the tick
+                // replaces only the clock's parts, the button under the
+                // pointer stays, and the click reaches Next.
                 _ = try await browser.run(
                     """
                     const next = document.querySelector(args[0]);
                     window.heldButton = next;
+                    window.heldAt = Number(document.querySelector("[data-elapsed]").dataset.elapsed);
                     next.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
                     """, [WebDriver.intentButton("meeting.next")])
-                try await browser.waitUntil("document.body.dataset.held === 'true'")
+                try await browser.waitUntil(
+                    "Number(document.querySelector('[data-elapsed]').dataset.elapsed) > window.heldAt")
                 #expect(try await browser.run("return window.heldButton.isConnected;") as? Bool == true)
                 _ = try await browser.run(
                     """
@@ -161,6 +164,84 @@ struct BrowserTests {
         }
     }
 
+    /// Issue 33: after the first page, a meeting's tick sends an open page
+    /// only the parts that changed (the clock, the speaker's time left),
+    /// and the page stays what a fresh load shows. A third viewer's page
+    /// has stalled (its stream is never read): the others are not held up.
+    @Test func twoViewersOfAMeetingAreSentOnlyItsPartsAndTheirPagesStayRight() async throws {
+        let standup = Standup(
+            id: UUID(), title: "Platform", durationSeconds: 5 * 60, theme: .sky,
+            attendees: [Attendee(id: UUID(), name: "Ana"), Attendee(id: UUID(), name: "Bruno")])
+        try await StandupsWebTests.Fixture.with(standups: [standup]) { web in
+            let stalled = WebClient(base: web.host.baseURL)
+            let stalledToken = try #require(WebClient.token(in: try await stalled.get("/").body))
+            try await StandupsWebTests.startMeeting(
+                of: standup.id.uuidString, client: stalled, token: stalledToken, pages: stalled.events())
+            let stalledPage = try StalledEventStream(port: web.host.port, cookie: try #require(stalled.cookie))
+            defer { withExtendedLifetime(stalledPage) {} }
+
+            let viewers = [
+                try await WebDriver.start(width: 900, height: 900), try await WebDriver.start(width: 390, height: 844),
+            ]
+            do {
+                for browser in viewers {
+                    try await browser.open(web.host.baseURL + "/")
+                    try await browser.click("#standups li button")
+                    try await browser.waitUntil("document.getElementById('detail') !== null")
+                    try await browser.click(WebDriver.intentButton("detail.start"))
+                    try await browser.waitUntil("document.getElementById('question') !== null")
+                    try await browser.click(WebDriver.intentButton("detail.continue"))
+                    try await browser.waitUntil("document.getElementById('meeting') !== null")
+                }
+                let elapsed = "Number(document.querySelector('[data-elapsed]').dataset.elapsed)"
+                let start = try #require(try await viewers[0].run("return \(elapsed);") as? Int)
+                let counts =
+                    "return [Number(document.body.dataset.pages || 0), Number(document.body.dataset.parts || 0)];"
+                var before: [[Int]] = []
+                for browser in viewers { before.append(try #require(try await browser.run(counts) as? [Int])) }
+                // Ten ticks.
+                for browser in viewers { try await browser.waitUntil("\(elapsed) >= \(start + 10)") }
+                for (browser, counted) in zip(viewers, before) {
+                    let after = try #require(try await browser.run(counts) as? [Int])
+                    #expect(after[0] == counted[0], "no whole page was pushed for a tick")
+                    #expect(after[1] - counted[1] >= 9, "every tick came as parts: \(counted) → \(after)")
+                    let size = try #require(
+                        try await browser.run(
+                            "return Number(document.body.dataset.partsSize) / Number(document.body.dataset.parts);")
+                            as? Double)
+                    #expect(size < 300, "a tick's parts are small: \(size) characters on average")
+                    // The page is the page a fresh load of it shows (a tick
+                    // between the two looks is looked at again).
+                    var same = false
+                    for _ in 0..<3 where !same {
+                        let pair =
+                            try await browser.run(
+                                """
+                                const text = await (await fetch("/", { credentials: "same-origin" })).text();
+                                const fresh = new DOMParser().parseFromString(text, "text/html").getElementById("app");
+                                const live = document.getElementById("app").cloneNode(true);
+                                live.querySelectorAll("template[data-page-title]").forEach((t) => t.remove());
+                                return [fresh.innerHTML, live.innerHTML];
+                                """) as? [String]
+                        same = pair.map { $0[0] == $0[1] } ?? false
+                        if !same, let pair { Issue.record("differs:\n\(pair[0])\n---\n\(pair[1])") }
+                    }
+                    #expect(same)
+                }
+                try WebDriver.saveArtifact(try await viewers[1].screenshot(), as: "standups-web-meeting-phone.png")
+                #expect(web.env.meetings.viewers(of: standup.id) == 3)
+            } catch {
+                for browser in viewers {
+                    let page = try? await browser.run("return document.getElementById('app').innerHTML;")
+                    Issue.record("A page when the test failed: \(page as? String ?? "unknown")")
+                }
+                for browser in viewers { await browser.quit() }
+                throw error
+            }
+            for browser in viewers { await browser.quit() }
+        }
+    }
+
     @Test(.enabled(if: SpeechTools.shouldRun, "needs festival, sox and pocketsphinx"))
     func twoBrowsersShareOneMeetingAndTheFirstSpeaks() async throws {
         guard SpeechTools.check() else { return }
@@ -225,4 +306,37 @@ struct BrowserTests {
         }
     }
 
+}
+
+/// An event stream opened as a page opens it, and never read: a page whose
+/// connection has stalled. Its receive buffer is as small as the system
+/// allows, so that what the server sends piles up on the server's side.
+final class StalledEventStream {
+    private let fd: Int32
+
+    init(port: Int, cookie: String) throws {
+        #if canImport(Glibc)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var size: Int32 = 1024
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw WebTestError.noSuchPage("no connection to port \(port)") }
+        let request = Array("GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(cookie)\r\n\r\n".utf8)
+        guard send(fd, request, request.count, 0) == request.count else {
+            throw WebTestError.noSuchPage("the request was not sent")
+        }
+    }
+
+    deinit { close(fd) }
 }
