@@ -77,7 +77,9 @@ class Session:
         await self.writer.drain()
         asyncio.get_running_loop().create_task(self.read_events())
         while self.token is None:
-            _, page = await self.pages.get()
+            # A stream that never brings a page (the session was refused
+            # or ended) fails here rather than hanging the load test.
+            _, page = await asyncio.wait_for(self.pages.get(), timeout=30)
             match = re.search(r'name="token" value="([0-9a-f]+)"', page)
             if match and ready(page):
                 self.token = match.group(1)
@@ -135,3 +137,11 @@ class Session:
     def close(self):
         if self.writer:
             self.writer.close()
+
+
+async def open_all(sessions, ready=lambda page: True, batch=32):
+    """Opens `sessions` (see `Session.open`), at most `batch` at a time: the
+    host keeps at most 64 sessions of one client address provisional (made,
+    their cookie not yet back), and a load generator is one address."""
+    for start in range(0, len(sessions), batch):
+        await asyncio.gather(*(session.open(ready) for session in sessions[start:start + batch]))

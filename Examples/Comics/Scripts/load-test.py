@@ -29,7 +29,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = os.path.join(HERE, "..", ".build", "release", "comics")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
-from oakweb import Session, rss_kib, write_smaps  # noqa: E402
+from oakweb import Session, open_all, rss_kib, write_smaps  # noqa: E402
 
 
 async def main():
@@ -62,7 +62,7 @@ async def main():
 
         started = time.perf_counter()
         sessions = [Session(port) for _ in range(arguments.sessions - 1)]
-        await asyncio.gather(*(session.open(ready=lambda page: 'id="comic-title"' in page) for session in sessions))
+        await open_all(sessions, ready=lambda page: 'id="comic-title"' in page)
         opened = time.perf_counter() - started
         sessions.append(first)
         live = rss_kib(server.pid)

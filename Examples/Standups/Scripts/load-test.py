@@ -43,7 +43,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = os.path.join(HERE, "..", ".build", "release", "standups")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
-from oakweb import Session, rss_kib  # noqa: E402
+from oakweb import Session, open_all, rss_kib  # noqa: E402
 
 # A tick's push: the whole page (data-speaker on the meeting) or, once the
 # page is open, only the parts that changed (the clock part, data-elapsed).
@@ -136,13 +136,13 @@ async def main():
 
         # One viewer per room: the rooms start.
         firsts = [Session(port) for _ in ids]
-        await asyncio.gather(*(session.open() for session in firsts))
+        await open_all(firsts)
         before_rooms = rss_kib(server.pid)
         await asyncio.gather(*(join(session, standup) for session, standup in zip(firsts, ids)))
         with_rooms = rss_kib(server.pid)
         # The other viewers join.
         others = [[Session(port) for _ in range(arguments.viewers - 1)] for _ in ids]
-        await asyncio.gather(*(session.open() for group in others for session in group))
+        await open_all([session for group in others for session in group])
         before_viewers = rss_kib(server.pid)
         await asyncio.gather(*(join(session, standup) for group, standup in zip(others, ids) for session in group))
         with_viewers = rss_kib(server.pid)
