@@ -21,7 +21,10 @@ run (MEETING seconds of wall time each), it measures:
   to the page with the new speaker on each of the room's viewers (exact);
 - resident memory per room (one viewer each) and per viewer beyond the
   first, and the server's CPU per room while the meetings run;
-- bytes on the wire per viewer per tick (the SSE event as sent).
+- bytes on the wire per viewer per tick (the SSE event as sent);
+- with --stalled N, N more viewers of the first room whose event streams
+  are open and never read (a receive buffer of 4 KiB): the server's
+  resident memory when they stop reading and when the meetings end.
 
     swift build -c release --package-path Examples/Standups --product standups
     python3 Examples/Standups/Scripts/load-test.py [--rooms 100] [--viewers 10] [--meeting 60]
@@ -34,6 +37,7 @@ import asyncio
 import os
 import re
 import resource
+import socket
 import statistics
 import subprocess
 import sys
@@ -104,12 +108,23 @@ async def watch(session: Session, room: int, until: float, arrivals: dict, sizes
             sizes.append((room, int(match.group(1)), "event: parts" in page, len(page.encode()) + 2))
 
 
+def stall(session: Session, port: int) -> socket.socket:
+    """Closes the session's stream and opens another that is never read."""
+    session.close()
+    stalled = socket.socket()
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stalled.connect(("127.0.0.1", port))
+    stalled.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {session.cookie}\r\n\r\n".encode())
+    return stalled
+
+
 async def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=100)
     parser.add_argument("--viewers", type=int, default=10)
     parser.add_argument("--meeting", type=float, default=60, help="seconds of wall time the meetings are measured")
     parser.add_argument("--speed", type=float, default=5, help="the meeting clock's speed (5: a 5-minute meeting in a minute)")
+    parser.add_argument("--stalled", type=int, default=0, help="viewers of the first room that never read their stream")
     arguments = parser.parse_args()
     if not os.path.exists(BINARY):
         sys.exit("build it first: swift build -c release --package-path Examples/Standups --product standups")
@@ -118,7 +133,7 @@ async def main():
 
     data_dir = tempfile.mkdtemp(prefix="oak-standups-load-")
     log = open(os.path.join(data_dir, "server.log"), "w+")
-    sessions_needed = arguments.rooms * arguments.viewers + 10
+    sessions_needed = arguments.rooms * arguments.viewers + arguments.stalled + 10
     server = subprocess.Popen(
         [BINARY, "serve", "--port", "0", "--max-sessions", str(sessions_needed), "--data-dir", data_dir,
          "--speed", str(arguments.speed), "--no-speech"],
@@ -146,6 +161,13 @@ async def main():
         before_viewers = rss_kib(server.pid)
         await asyncio.gather(*(join(session, standup) for group, standup in zip(others, ids) for session in group))
         with_viewers = rss_kib(server.pid)
+        # Viewers of the first room that stop reading.
+        stalled_sessions = [Session(port) for _ in range(arguments.stalled)]
+        await open_all(stalled_sessions)
+        for session in stalled_sessions:
+            await join(session, ids[0])
+        stalled_sockets = [stall(session, port) for session in stalled_sessions]
+        with_stalled = rss_kib(server.pid)
 
         # The meetings run: every viewer records its pages; halfway, one
         # viewer of each room posts Next.
@@ -165,6 +187,7 @@ async def main():
         await asyncio.gather(*watchers)
         cpu = cpu_seconds(server.pid) - cpu_start
         wall = time.perf_counter() - wall_start
+        after_run = rss_kib(server.pid)
 
         # Tick to push, above each room's fastest push; before and after
         # Next apart (Next moves the meeting's time to the next speaker's
@@ -235,6 +258,14 @@ async def main():
         if next_latencies:
             print(f"Next to push on every viewer ({len(next_latencies)} pages): "
                   f"p50 {statistics.median(next_latencies) * 1000:.2f} ms, p99 {percentile(next_latencies, 0.99) * 1000:.2f} ms")
+        if arguments.stalled:
+            print(f"{arguments.stalled} viewers of room 0 never reading: {with_stalled / 1024:.1f} MiB when they "
+                  f"stopped, {after_run / 1024:.1f} MiB after {wall:.0f} s of meetings "
+                  f"({(after_run - with_stalled) / max(arguments.stalled, 1):.1f} KiB more per stalled viewer)")
+        else:
+            print(f"resident memory after the meetings ran: {after_run / 1024:.1f} MiB")
+        for stalled in stalled_sockets:
+            stalled.close()
         for group in viewers:
             for session in group:
                 session.close()
