@@ -201,7 +201,9 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         case .elsewhere(let address):
             guard let location = Self.redirectable(address) else {
                 logger.error("An intent's redirect was refused: not an http(s) address.")
-                return Self.page(.conflict, title: "Not here", text: "That cannot be done from this server.")
+                let reason = "That was not done: it cannot be done from this server."
+                guard Self.isFromScript(request) else { return Self.html(WebPage.refusal(reason), status: .conflict) }
+                return Self.text(reason, type: "text/plain; charset=utf-8", status: .conflict)
             }
             // The page's script goes there itself (a fetch cannot be sent
             // to another origin's page); a plain form is redirected.

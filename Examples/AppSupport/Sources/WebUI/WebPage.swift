@@ -339,13 +339,14 @@ public enum WebPage {
             }).then((response) => {
               const elsewhere = response.headers.get("X-Oak-Location");
               if (elsewhere && /^https?:\\/\\//.test(elsewhere)) { window.location.assign(elsewhere); return; }
-              if (response.status === 409) {
+              if (response.status === 403) { window.location.reload(); return; }
+              if (response.status === 409
+                && (response.headers.get("Content-Type") || "").startsWith("text/plain")) {
                 // Not done: say why (the stream brings the page up to date).
                 response.text().then(showRefusal);
                 return;
               }
-              showRefusal("");
-              if (response.status === 403) { window.location.reload(); }
+              showRefusal(response.ok ? "" : "That was not done: the server answered " + response.status + ".");
             }).catch(() => { form.submit(); });
           });
         })();

@@ -183,6 +183,7 @@ struct WebHostTests {
         let refused = try await client.intent("nowhere", token: token)
         #expect(refused.status == 409)
         #expect(refused.header("X-Oak-Location") == nil)
+        #expect(refused.body == "That was not done: it cannot be done from this server.")
         // Nothing was performed here.
         #expect(try await client.get("/").body.contains("data-count=\"41\""))
         #expect(WebPage.script.contains("X-Oak-Location"))
