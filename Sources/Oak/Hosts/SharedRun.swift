@@ -319,14 +319,21 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
         init(state: State) {
             self.state = state
         }
+
+        /// What the watcher that saw version `seen` can have now: the
+        /// latest state, or the end (`.some(nil)`); `nil` when it must wait.
+        func available(after seen: UInt64) -> Delivery?? {
+            if version != seen { return Delivery(version: version, state: state) }
+            if ending != nil { return .some(nil) }
+            return nil
+        }
     }
 
     /// What the watcher that saw version `seen` gets next; waits on the
     /// watcher's isolation.
     func next(after seen: UInt64, isolation: isolated (any Actor)? = #isolation) async -> Delivery? {
         let now = core.withLock { core -> Step in
-            if core.version != seen { return .deliver(Delivery(version: core.version, state: core.state)) }
-            if core.ending != nil { return .deliver(nil) }
+            if let available = core.available(after: seen) { return .deliver(available) }
             defer { core.nextWatcher &+= 1 }
             return .wait(core.nextWatcher)
         }
@@ -341,8 +348,7 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
                     // Checked under the lock: a cancellation handler that
                     // ran before this point found nothing to resume.
                     if Task.isCancelled { return .some(nil) }
-                    if core.version != seen { return Delivery(version: core.version, state: core.state) }
-                    if core.ending != nil { return .some(nil) }
+                    if let available = core.available(after: seen) { return available }
                     core.waiting[watcher] = continuation
                     return nil
                 }

@@ -12,30 +12,12 @@ import Testing
 @testable import Oak
 
 /// A tally whose `send` waits until the event has been processed, so that a
-/// test knows which state the run has published.
+/// test knows which state the run has published, and whose state is
+/// `Equatable`. ``HostTally`` is the same tally with a buffered proxy and a
+/// state that is not `Equatable` (every write is published).
 enum SharedTally: Transducer {
     typealias Proxy = SyncSuspendingProxy<Event>
     struct State: Terminable, Equatable, Sendable {
-        var count = 0
-        var isStopped = false
-        var isTerminal: Bool { isStopped }
-    }
-    enum Event: Sendable { case add(Int), stop }
-    typealias Output = Int
-
-    static func update(_ state: inout State, event: Event) -> Int {
-        switch event {
-        case .add(let amount): state.count += amount
-        case .stop: state.isStopped = true
-        }
-        return state.count
-    }
-}
-
-/// The same tally with a state that is not `Equatable`, and a buffered
-/// proxy: every write is published.
-enum UnequatableTally: Transducer {
-    struct State: Terminable, Sendable {
         var count = 0
         var isStopped = false
         var isTerminal: Bool { isStopped }
@@ -166,7 +148,7 @@ struct SharedRunTests {
     }
 
     @Test func aStateThatIsNotEquatableIsPublishedAtEveryUpdate() async throws {
-        let shared = SharedRun<UnequatableTally>(initialState: .init())
+        let shared = SharedRun<HostTally>(initialState: .init())
         let run = Task { try await shared.run() }
         var states = shared.states.makeAsyncIterator()
         #expect(await states.next()?.count == 0)
@@ -368,7 +350,7 @@ struct SharedRunSequence: Sendable, CustomStringConvertible {
     }
 }
 
-extension UnequatableTally.State {
+extension HostTally.State {
     /// Rises at every update of a sequence: the count (whose amounts are at
     /// least 1), then the stop.
     var rank: Int { count * 2 + (isStopped ? 1 : 0) }
@@ -391,7 +373,7 @@ struct SharedRunPropertyTests {
 
     static func check(_ sequence: SharedRunSequence) async {
         await withBusyLoad(sequence.loaded) {
-            let shared = SharedRun<UnequatableTally>(initialState: .init(), proxy: .init(bufferSize: 64))
+            let shared = SharedRun<HostTally>(initialState: .init(), proxy: .init(bufferSize: 64))
             let run = Task { try await shared.run() }
             let processed = ProcessedCount()
             var watchers: [Task<[Int], Never>] = []

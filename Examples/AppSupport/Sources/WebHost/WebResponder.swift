@@ -187,23 +187,16 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         }
         switch await session.perform(form) {
         case .performed(let result):
-            let refusal = Self.refusal(of: result)
-            if Self.isFromScript(request) {
-                // The script shows the reason on the page; the page itself
-                // is brought up to date by its stream.
-                guard let refusal else { return Response(status: .noContent) }
-                var response = Self.text(refusal, type: "text/plain; charset=utf-8", status: .conflict)
-                response.headers[.cacheControl] = "no-store"
-                return response
+            if let refusal = Self.refusal(of: result) {
+                return Self.refused(refusal, fromScript: Self.isFromScript(request))
             }
-            guard let refusal else { return Response(status: .seeOther, headers: [.location: "/"]) }
-            return Self.html(WebPage.refusal(refusal), status: .conflict)
+            if Self.isFromScript(request) { return Response(status: .noContent) }
+            return Response(status: .seeOther, headers: [.location: "/"])
         case .elsewhere(let address):
             guard let location = Self.redirectable(address) else {
                 logger.error("An intent's redirect was refused: not an http(s) address.")
-                let reason = "That was not done: it cannot be done from this server."
-                guard Self.isFromScript(request) else { return Self.html(WebPage.refusal(reason), status: .conflict) }
-                return Self.text(reason, type: "text/plain; charset=utf-8", status: .conflict)
+                return Self.refused(
+                    "That was not done: it cannot be done from this server.", fromScript: Self.isFromScript(request))
             }
             // The page's script goes there itself (a fetch cannot be sent
             // to another origin's page); a plain form is redirected.
@@ -362,6 +355,17 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         case .refused?:
             "That was not done: this session has ended. Reload the page."
         }
+    }
+
+    /// 409 with why an intent was not performed: as plain text for the
+    /// page's script, which shows it above the page (the page itself is
+    /// brought up to date by its stream); as a page with the way back for a
+    /// plain form.
+    static func refused(_ reason: String, fromScript: Bool) -> Response {
+        guard fromScript else { return html(WebPage.refusal(reason), status: .conflict) }
+        var response = text(reason, type: "text/plain; charset=utf-8", status: .conflict)
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 
     static func page(_ status: HTTPResponse.Status, title: String, text: String) -> Response {

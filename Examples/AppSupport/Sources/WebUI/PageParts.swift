@@ -27,15 +27,13 @@ extension HTML {
 ///
 /// Only hashes are kept, so that an open page remembers what it was sent
 /// in a few words per part: ``changedParts(since:)`` compares them.
-public struct PageParts: Sendable, Equatable {
+public struct PageParts: Sendable {
     /// One part: its key, the hash of its markup, and where its markup
     /// (the whole `oak-part` element) lies in the content.
-    struct Part: Sendable, Equatable {
+    struct Part: Sendable {
         var key: String
         var hash: Int
         var range: Range<String.Index>
-
-        static func == (lhs: Part, rhs: Part) -> Bool { lhs.key == rhs.key && lhs.hash == rhs.hash }
     }
 
     /// The hash of the frame: the content with every part's inside left out.

@@ -25,7 +25,7 @@ struct BrowserTests {
     @Test func aStandupAddedThroughTheFormAndAMeeting() async throws {
         try await StandupsWebTests.Fixture.with { web in
             let browser = try await WebDriver.start(width: 900, height: 900)
-            do {
+            try await Self.quitting([browser]) {
                 try await browser.open(web.host.baseURL + "/")
                 try await browser.waitUntil("document.getElementById('empty') !== null")
                 try await browser.click(WebDriver.intentButton("list.add"))
@@ -79,14 +79,24 @@ struct BrowserTests {
                 try await browser.waitUntil("document.getElementById('question') !== null")
                 try await browser.click(WebDriver.intentButton("meeting.save"))
                 try await browser.waitUntil("document.querySelector('#meetings li') !== null")
-            } catch {
-                let page = try? await browser.run("return document.getElementById('app').innerHTML;")
-                Issue.record("The page when the test failed: \(page as? String ?? "unknown")")
-                await browser.quit()
-                throw error
             }
-            await browser.quit()
         }
+    }
+
+    /// Runs `body`, then quits `browsers`; when `body` throws, each
+    /// browser's page is recorded first, to see what it showed.
+    static func quitting(_ browsers: [WebDriver], after body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            for browser in browsers {
+                let page = try? await browser.run("return document.getElementById('app').innerHTML;")
+                Issue.record("A page when the test failed: \(page as? String ?? "unknown")")
+            }
+            for browser in browsers { await browser.quit() }
+            throw error
+        }
+        for browser in browsers { await browser.quit() }
     }
 
     /// Issue 33: a form is one intent. Every "Add attendee" posts the whole
@@ -96,7 +106,7 @@ struct BrowserTests {
     @Test func aStandupWithTwelveAttendeesIsAddedAndEditedAndARefusedIntentSaysWhy() async throws {
         try await StandupsWebTests.Fixture.with { web in
             let browser = try await WebDriver.start(width: 900, height: 1400)
-            do {
+            try await Self.quitting([browser]) {
                 try await browser.open(web.host.baseURL + "/")
                 try await browser.click(WebDriver.intentButton("list.add"))
                 try await browser.waitUntil("document.getElementById('standup-form') !== null")
@@ -154,13 +164,7 @@ struct BrowserTests {
                 try await browser.click(WebDriver.intentButton("app.back"))
                 try await browser.waitUntil("document.getElementById('detail') === null")
                 try await browser.waitUntil("document.getElementById('oak-refusal').hidden === true")
-            } catch {
-                let page = try? await browser.run("return document.getElementById('app').innerHTML;")
-                Issue.record("The page when the test failed: \(page as? String ?? "unknown")")
-                await browser.quit()
-                throw error
             }
-            await browser.quit()
         }
     }
 
@@ -183,7 +187,7 @@ struct BrowserTests {
             let viewers = [
                 try await WebDriver.start(width: 900, height: 900), try await WebDriver.start(width: 390, height: 844),
             ]
-            do {
+            try await Self.quitting(viewers) {
                 for browser in viewers {
                     try await browser.open(web.host.baseURL + "/")
                     try await browser.click("#standups li button")
@@ -230,15 +234,7 @@ struct BrowserTests {
                 }
                 try WebDriver.saveArtifact(try await viewers[1].screenshot(), as: "standups-web-meeting-phone.png")
                 #expect(web.env.meetings.viewers(of: standup.id) == 3)
-            } catch {
-                for browser in viewers {
-                    let page = try? await browser.run("return document.getElementById('app').innerHTML;")
-                    Issue.record("A page when the test failed: \(page as? String ?? "unknown")")
-                }
-                for browser in viewers { await browser.quit() }
-                throw error
             }
-            for browser in viewers { await browser.quit() }
         }
     }
 
@@ -256,7 +252,7 @@ struct BrowserTests {
             let speaker = try await WebDriver.start(
                 width: 900, height: 900, arguments: WebDriver.fakeMicrophone(playing: spoken.path))
             let viewer = try await WebDriver.start(width: 900, height: 1000, arguments: WebDriver.fakeMicrophone())
-            do {
+            try await Self.quitting([speaker, viewer]) {
                 for browser in [speaker, viewer] {
                     try await browser.open(web.host.baseURL + "/")
                     try await browser.click("#standups li button")
@@ -292,17 +288,7 @@ struct BrowserTests {
                 }
                 let saved = try StandupsStore(directory: web.directory).load().first?.meetings.first
                 #expect(saved?.transcript.contains("meeting starts") == true, "saved: \(String(describing: saved))")
-            } catch {
-                for browser in [speaker, viewer] {
-                    let page = try? await browser.run("return document.getElementById('app').innerHTML;")
-                    Issue.record("A page when the test failed: \(page as? String ?? "unknown")")
-                }
-                await speaker.quit()
-                await viewer.quit()
-                throw error
             }
-            await speaker.quit()
-            await viewer.quit()
         }
     }
 
