@@ -55,7 +55,7 @@ let package = Package(
             name: "TerminalUI",
             dependencies: ["CNcurses", "Common", .product(name: "Oak", package: "Oak")]),
         // HTML that escapes what it interpolates, the page shell, forms.
-        .target(name: "WebUI", dependencies: ["Common"]),
+        .target(name: "WebUI", dependencies: ["Common", .product(name: "Oak", package: "Oak")]),
         // A thin async HTTP client (URLSession).
         .target(name: "HTTPClient"),
         // Starts a Hummingbird application (WebSocket upgrades optional),
@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "CNcurses", "Common", .product(name: "Oak", package: "Oak")]),
-        .testTarget(name: "WebUITests", dependencies: ["WebUI"]),
+        .testTarget(name: "WebUITests", dependencies: ["WebUI", .product(name: "Oak", package: "Oak")]),
         .testTarget(
             name: "SQLiteSupportTests", dependencies: ["SQLiteSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(

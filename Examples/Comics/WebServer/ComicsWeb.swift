@@ -1,8 +1,8 @@
 // The web front end of the Comics app: the configuration of AppSupport's
 // generic web host. Each browser session runs `Main` (and through it the
 // Comics and Favourites features) with the ports the injector built;
-// everything a page shows and every intent a form posts comes from the
-// scenes' web views. No feature logic here.
+// everything a page shows and every intent its forms are bound to comes from
+// the scenes' web views. No feature logic here.
 
 import ComicsScene
 import FavouritesScene
@@ -46,14 +46,10 @@ public struct ComicsWeb: WebApplication {
         MainWebView.title(state)
     }
 
-    /// The header and the scene shown, by the scenes' web views.
+    /// The header and the scene shown, by the scenes' web views, their
+    /// forms bound to the intents of the model of `state`.
     public func content(of state: Main.State, session: WebSessionContext<Main>) -> HTML {
         MainWebView.content(state, intents: intents(state, session), context: session.forms)
-    }
-
-    /// The intent of the current model a form names (`MainWebView.perform`).
-    public func perform(_ form: WebForm, in state: Main.State, session: WebSessionContext<Main>) -> IntentResult? {
-        MainWebView.perform(intent: form.intent, number: form.number(), state: state, intents: intents(state, session))
     }
 
     /// The image of the comic shown.

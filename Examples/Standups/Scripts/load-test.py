@@ -83,7 +83,7 @@ async def add_standup(session: Session, title: str) -> str:
 
 async def join(session: Session, standup: str):
     """Opens the stand-up and starts (or joins) its meeting."""
-    await session.post("list.open", {"standup": standup})
+    await session.post(f"list.open:{standup}", {})
     await session.next_page(lambda page: 'id="detail"' in page)
     await session.post("detail.start")
     await session.next_page(lambda page: 'id="question"' in page)

@@ -2,8 +2,8 @@
 // generic web host. Each browser session runs `AppFeature` (its own
 // navigation) with the ports the injector built; the stand-ups are shared
 // by every session and with the terminal app through the store. Everything
-// a page shows and every intent a form posts comes from the features' web
-// views. No feature logic here.
+// a page shows and every intent its forms are bound to comes from the
+// features' web views. No feature logic here.
 
 import AppFeature
 import Devices
@@ -60,18 +60,12 @@ public struct StandupsWeb: WebApplication {
         StandupsWebView.title(state)
     }
 
-    /// The screen on top, by the features' web views.
+    /// The screen on top, by the features' web views, its forms bound to
+    /// the intents of the model of `state`.
     public func content(of state: AppFeature.State, session: WebSessionContext<AppFeature>) -> HTML {
-        StandupsWebView.content(state, context: session.forms)
-    }
-
-    /// The intent of the screen on top a form names.
-    public func perform(
-        _ form: WebForm, in state: AppFeature.State, session: WebSessionContext<AppFeature>
-    ) -> IntentResult? {
-        StandupsWebView.perform(
-            form.fields, in: state, intents: StandupsIntents(for: state, proxy: session.proxy, current: session.current)
-        )
+        StandupsWebView.content(
+            state, intents: StandupsIntents(for: state, proxy: session.proxy, current: session.current),
+            context: session.forms)
     }
 
     /// The intents that start or join a stand-up's meeting are performed
@@ -79,7 +73,7 @@ public struct StandupsWeb: WebApplication {
     /// them, or the one that holds them, where the browser is sent (a
     /// meeting runs in exactly one process).
     public func redirect(for form: WebForm, in state: AppFeature.State) async -> String? {
-        guard form.intent == "detail.start" || form.intent == "detail.continue",
+        guard form.intent == StandupsWebView.startKey || form.intent == StandupsWebView.continueKey,
             case .detail(_, let detail)? = state.top
         else { return nil }
         switch await homes.claim(detail.standup.id) {

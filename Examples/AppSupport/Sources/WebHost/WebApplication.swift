@@ -11,16 +11,18 @@ import WebUI
 /// An app served to browsers by a ``WebHost``: one run of ``Root`` per
 /// browser session.
 ///
+/// Its pages bind their forms to the intents they perform
+/// (``WebContext/button(_:key:intent:isPrimary:)``): a post performs the
+/// intent its key is bound to on the page of the session's current state.
+///
 /// ```swift
 /// struct CounterWeb: WebApplication {
 ///     var environment: Void { () }
 ///     func initialState() -> Counter.State { Counter.State() }
 ///     func start(_ proxy: Counter.Proxy) async {}
 ///     func content(of state: Counter.State, session: WebSessionContext<Counter>) -> HTML {
-///         "<p>\(state.count)</p>\(session.forms.button("+1", intent: "increment"))"
-///     }
-///     func perform(_ form: WebForm, in state: Counter.State, session: WebSessionContext<Counter>) -> IntentResult? {
-///         form.intent == "increment" ? session.intents(scope: { _ in true })(.increment)() : nil
+///         let intents = session.intents(scope: { _ in true })
+///         return "<p>\(state.count)</p>\(session.forms.button("+1", key: "increment", intent: intents(.increment)))"
 ///     }
 /// }
 /// ```
@@ -51,19 +53,19 @@ public protocol WebApplication: Sendable {
     func title(of state: Root.State) -> String
 
     /// The content of the page for `state`: its forms carry `session`'s
-    /// token and name intents that ``perform(_:in:session:)`` knows.
+    /// token and are bound to the intents they perform (`session.forms`).
+    /// Rendered to be sent, and again with its bindings kept when a form is
+    /// posted: a post performs the binding its key names on the page of the
+    /// session's current state.
     func content(of state: Root.State, session: WebSessionContext<Root>) -> HTML
-
-    /// Invokes the intent a form posted, for the model of `state` (the
-    /// session's current state); `nil` when the state offers no such intent.
-    func perform(_ form: WebForm, in state: Root.State, session: WebSessionContext<Root>) -> IntentResult?
 
     /// The address (an absolute `http` or `https` URL) of another server
     /// of the app where the intent `form` names must be performed instead,
-    /// asked before ``perform(_:in:session:)``: the browser is sent there
+    /// asked before the intent is performed: the browser is sent there
     /// and this session performs nothing. Several processes serving one
     /// app use it for what must happen in one of them (a meeting runs where
-    /// its room is). By default `nil`: everything is performed here.
+    /// its room is). `form.intent` is the key the form posted. By default
+    /// `nil`: everything is performed here.
     func redirect(for form: WebForm, in state: Root.State) async -> String?
 
     /// A file the page of `state` refers to (an image), by its path; `nil`
@@ -146,51 +148,6 @@ public struct WebSessionContext<Root: BaseTransducer> {
     /// `scope(state)`: refused once the state has left it.
     public func intents<Scope: Hashable>(scope: @escaping (Root.State) -> Scope) -> Intents<Root, Scope> {
         Intents(for: current(), proxy: proxy, scope: scope, current: current)
-    }
-}
-
-/// The fields a form posted (`application/x-www-form-urlencoded`).
-public struct WebForm: Sendable, Hashable {
-    /// The fields, by name; the first value of a repeated name.
-    public var fields: [String: String]
-
-    /// A form with these fields.
-    public init(fields: [String: String]) {
-        self.fields = fields
-    }
-
-    /// The intent's name (the `intent` field), or the empty string.
-    public var intent: String { fields["intent"] ?? "" }
-
-    /// The field `name` as a positive whole number of at most 9 digits, or
-    /// `nil`.
-    public func number(_ name: String = "number") -> Int? {
-        fields[name].flatMap { WebForm.positiveNumber(Substring($0)) }
-    }
-
-    /// The fields of a form body; a field's first value wins, names and
-    /// values are percent-decoded (`+` is a space).
-    public static func decode(_ body: String) -> WebForm {
-        var fields: [String: String] = [:]
-        for pair in body.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decodeComponent(parts[0]) else { continue }
-            let value = parts.count > 1 ? decodeComponent(parts[1]) : ""
-            if fields[name] == nil, let value { fields[name] = value }
-        }
-        return WebForm(fields: fields)
-    }
-
-    private static func decodeComponent(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-    }
-
-    /// A positive decimal number of at most 9 digits.
-    public static func positiveNumber(_ text: Substring) -> Int? {
-        guard (1...9).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let number = Int(text), number > 0
-        else { return nil }
-        return number
     }
 }
 

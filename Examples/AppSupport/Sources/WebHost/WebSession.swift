@@ -84,10 +84,14 @@ actor WebSession<App: WebApplication>: TransducerHost {
         end()
     }
 
-    /// What the forms and intents of this session's pages need.
-    private var context: WebSessionContext<App.Root> {
+    /// What the forms and intents of this session's pages need: a page to
+    /// send needs only its bindings' keys, a page whose form was posted the
+    /// bindings themselves (`keepsBindings`).
+    private func context(keepsBindings: Bool = false) -> WebSessionContext<App.Root> {
         let storage = self.storage
-        return WebSessionContext(forms: WebContext(token: token), proxy: proxy) { storage.value }
+        return WebSessionContext(forms: WebContext(token: token, keepsBindings: keepsBindings), proxy: proxy) {
+            storage.value
+        }
     }
 
     // MARK: Rendering
@@ -100,7 +104,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     @inline(never)
     func page() -> HTML {
         let state = storage.value
-        return WebPage.document(title: app.title(of: state), content: app.content(of: state, session: context))
+        return WebPage.document(title: app.title(of: state), content: app.content(of: state, session: context()))
     }
 
     /// The whole page, once the app has settled or `timeout` has passed on
@@ -136,7 +140,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     func content() -> HTML {
         let state = storage.value
         return """
-            <template data-page-title="\(app.title(of: state))"></template>\(app.content(of: state, session: context))
+            <template data-page-title="\(app.title(of: state))"></template>\(app.content(of: state, session: context()))
             """
     }
 
@@ -146,12 +150,16 @@ actor WebSession<App: WebApplication>: TransducerHost {
         app.resource(at: path, in: storage.value)
     }
 
-    /// Performs the intent `form` names here, or says where it must be
-    /// performed instead (asked first, in the same turn of the session).
+    /// Performs the intent `form`'s key is bound to on the page of the
+    /// current state (rendered again, its bindings kept), or says where it
+    /// must be performed instead (asked first, in the same turn of the
+    /// session).
     @inline(never)
     func perform(_ form: WebForm) async -> IntentDisposition {
         if let address = await app.redirect(for: form, in: storage.value) { return .elsewhere(address) }
-        return .performed(app.perform(form, in: storage.value, session: context))
+        let context = context(keepsBindings: true)
+        _ = app.content(of: storage.value, session: context)
+        return .performed(context.forms.perform(form))
     }
 
     /// Opens the stream `name` of the current state's page; refused once
@@ -159,7 +167,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     @inline(never)
     func openStream(_ name: String) -> WebStreamOpening {
         guard !hasEnded else { return .failure(.unavailable("Your session has ended. Reload the page.")) }
-        return app.openStream(name, in: storage.value, session: context)
+        return app.openStream(name, in: storage.value, session: context())
     }
 
     // MARK: Open pages

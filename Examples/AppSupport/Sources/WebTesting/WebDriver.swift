@@ -23,17 +23,12 @@ public final class WebDriver: @unchecked Sendable {
         executables != nil || ProcessInfo.processInfo.environment["CI"] == "true"
     }
 
-    /// The CSS selector of the button that posts `intent` (with `number`,
-    /// if given): the button of the form whose hidden `intent` field names
-    /// it, or a button that names it itself (`name="intent"`) in a form
-    /// with several.
-    public static func intentButton(_ intent: String, number: Int? = nil) -> String {
-        guard let number else {
-            return "form.intent:has(input[name=\"intent\"][value=\"\(intent)\"]) button, "
-                + "button[name=\"intent\"][value=\"\(intent)\"]"
-        }
-        return "form.intent:has(input[name=\"intent\"][value=\"\(intent)\"])"
-            + ":has(input[name=\"number\"][value=\"\(number)\"]) button"
+    /// The CSS selector of the button that posts the key `key`: the button
+    /// of the form whose hidden `intent` field is the key, or a button that
+    /// posts it itself (`name="intent"`) in a form with several.
+    public static func intentButton(_ key: String) -> String {
+        "form.intent:has(input[name=\"intent\"][value=\"\(key)\"]) button, "
+            + "button[name=\"intent\"][value=\"\(key)\"]"
     }
 
     /// Saves a test's artefact (a screenshot) as `name` in

@@ -1,56 +1,8 @@
-// The page shell and the forms of a web front end. Every intent is a
-// plain HTML form posted to /intent with the session's token, so the page
-// works without JavaScript (a full reload after each intent); with it,
+// The page shell of a web front end (the forms are `WebContext`'s). Every
+// intent is a plain HTML form posted to /intent with the session's token, so
+// the page works without JavaScript (a full reload after each intent); with it,
 // /app.js posts the forms in the background and replaces the page's content
 // with each state the server pushes (Server-Sent Events on /events).
-
-/// What the forms of one browser session need.
-public struct WebContext: Sendable, Hashable {
-    /// The session's anti-forgery token: every intent carries it.
-    public var token: String
-
-    /// The context of a session whose token is `token`.
-    public init(token: String) {
-        self.token = token
-    }
-
-    /// A form with one button that sends `intent` (and `number`, if any).
-    /// The intent's name is `feature.kind`, e.g. `comics.next`.
-    public func button(_ label: String, intent: String, number: Int? = nil, isPrimary: Bool = false) -> HTML {
-        let numberField: HTML? = number.map { "<input type=\"hidden\" name=\"number\" value=\"\($0)\">" }
-        let style: HTML = isPrimary ? " class=\"primary\"" : ""
-        return """
-            <form method="post" action="\(WebPage.intentPath)" class="intent">\
-            <input type="hidden" name="token" value="\(token)">\
-            <input type="hidden" name="intent" value="\(intent)">\(numberField)\
-            <button type="submit"\(style)>\(label)</button></form>
-            """
-    }
-
-    /// The place of the page's microphone: with the page's script, a
-    /// button that, while it is on, streams the microphone to the session's
-    /// stream `stream` (`/streams/<stream>`, a WebSocket) as 16 kHz mono
-    /// 16-bit little-endian PCM in chunks of 100 ms, and beside it the
-    /// microphone's state or why the server closed the stream. Without
-    /// JavaScript, nothing. The stream stops when a pushed page no longer
-    /// has this place.
-    public func microphone(_ stream: String) -> HTML {
-        "<div class=\"microphone\" data-microphone=\"\(stream)\" data-token=\"\(token)\"></div>"
-    }
-
-    /// A form with a number field and a button that sends `intent` with
-    /// the number typed.
-    public func numberForm(_ label: String, intent: String, placeholder: String) -> HTML {
-        """
-        <form method="post" action="\(WebPage.intentPath)" class="intent number">\
-        <input type="hidden" name="token" value="\(token)">\
-        <input type="hidden" name="intent" value="\(intent)">\
-        <input type="number" name="number" min="1" inputmode="numeric" placeholder="\(placeholder)" \
-        aria-label="\(placeholder)">\
-        <button type="submit">\(label)</button></form>
-        """
-    }
-}
 
 /// The document around the content, and the page's fixed resources.
 public enum WebPage {

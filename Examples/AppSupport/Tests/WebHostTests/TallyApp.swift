@@ -122,24 +122,19 @@ struct TallyWeb: WebApplication {
     func title(of state: Tally.State) -> String { "Tally · \(state.count)" }
 
     func content(of state: Tally.State, session: WebSessionContext<Tally>) -> HTML {
+        let intents = session.intents(scope: \.isLoading)
         let count: HTML =
             state.isLoading
             ? "<p id=\"loading\">Loading…</p>" : "<p id=\"count\" data-count=\"\(state.count)\">\(state.count)</p>"
         let picture: HTML? = state.count > 0 ? "<img id=\"picture\" src=\"/picture.png\" alt=\"\">" : nil
+        // A note is posted by the tests (a form of fields, no button).
+        session.forms.bind("note") { form in intents(.note(form.fields["note"] ?? ""))() }
+        // Shown while loading too, but bound to nothing then.
+        let increment = session.forms.button(
+            "+1", key: "increment", intent: state.isLoading ? nil : intents(.increment))
         return """
-            \(count)<p id="note">\(HTML.part("note", "\(state.note)"))</p>\(picture)\
-            \(session.forms.button("+1", intent: "increment"))
+            \(count)<p id="note">\(HTML.part("note", "\(state.note)"))</p>\(picture)\(increment)
             """
-    }
-
-    func perform(_ form: WebForm, in state: Tally.State, session: WebSessionContext<Tally>) -> IntentResult? {
-        let intents = session.intents(scope: \.isLoading)
-        switch form.intent {
-        case "increment" where !state.isLoading: return intents(.increment)()
-        case "elsewhere", "nowhere": return intents(.increment)()  // never: redirected first
-        case "note": return intents(.note(form.fields["note"] ?? ""))()
-        default: return nil
-        }
     }
 
     /// "elsewhere" is performed by another server; "nowhere" names an

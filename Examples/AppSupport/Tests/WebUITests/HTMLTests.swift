@@ -15,11 +15,10 @@ struct HTMLTests {
         #expect(HTML.escape("a\u{1B}[31mb\u{07}\tc\nd") == "a[31mb\tc\nd")
     }
 
-    @Test func aFormCarriesTheTokenAndTheIntentEscaped() {
-        let form = WebContext(token: "t\"k").button("Next <", intent: "comics.next", number: 7)
+    @Test func aFormCarriesTheTokenAndTheKeyEscaped() {
+        let form = WebContext(token: "t\"k").button("Next <", key: "comics.next:\"7")
         #expect(form.rendered.contains("name=\"token\" value=\"t&quot;k\""))
-        #expect(form.rendered.contains("name=\"intent\" value=\"comics.next\""))
-        #expect(form.rendered.contains("name=\"number\" value=\"7\""))
+        #expect(form.rendered.contains("name=\"intent\" value=\"comics.next:&quot;7\""))
         #expect(form.rendered.contains(">Next &lt;</button>"))
     }
 }

@@ -1,6 +1,6 @@
 // The Comics feature in a web page, rendered on the server: the comic
 // (title, number, date, image with its alt text), what is loading, the last
-// notice or error, and a form for each intent the model offers now. It
+// notice or error, and a form bound to each intent the model offers now. It
 // renders the same `ComicsModel` as the terminal view; an action the state
 // does not allow has no form. Every text from the network is made plain and
 // interpolated, so it is escaped: none of it can become markup.
@@ -11,12 +11,11 @@ import WebUI
 
 /// Renders a ``ComicsModel`` as HTML.
 public enum ComicsWebView {
-    /// The intent name a form posts for "go to number" (with the number).
-    public static let goToIntent = "comics.goTo"
+    /// The key the "go to number" form posts (with the number).
+    public static let goToKey = "comics.goTo"
 
-    /// The intent name a form posts for the intent of `kind`, e.g.
-    /// `comics.next`.
-    public static func intentName(_ kind: ComicsModel.Kind) -> String {
+    /// The key a form of the intent of `kind` posts, e.g. `comics.next`.
+    public static func key(_ kind: ComicsModel.Kind) -> String {
         switch kind {
         case .previous: "comics.previous"
         case .next: "comics.next"
@@ -41,18 +40,19 @@ public enum ComicsWebView {
         return state.image(of: number)
     }
 
-    /// The Comics scene for `model`: what is shown, then a form for each
-    /// intent valid now (their forms carry `context`'s token).
+    /// The Comics scene for `model`: what is shown, then a form bound to
+    /// each intent valid now (in `context`).
     public static func render(_ model: ComicsModel, context: WebContext) -> HTML {
         var isFavourite = false
         if case .comic(_, let favourite) = model.content { isFavourite = favourite }
         let buttons = model.intents.map { action in
             context.button(
-                label(action.kind, isFavourite: isFavourite), intent: intentName(action.kind),
+                label(action.kind, isFavourite: isFavourite), key: key(action.kind), intent: action.intent,
                 isPrimary: action.kind == .next || action.kind == .retry)
         }
         let goTo: HTML? =
-            model.offersGoTo ? context.numberForm("Go", intent: goToIntent, placeholder: "Comic number") : nil
+            model.offersGoTo
+            ? context.numberForm("Go", key: goToKey, placeholder: "Comic number", intent: model.goTo) : nil
         return """
             <section class="comics" id="comics">
             \(content(model))

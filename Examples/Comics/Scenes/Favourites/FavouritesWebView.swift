@@ -5,14 +5,15 @@
 // terminal view; titles are made plain and interpolated, so escaped.
 
 import Common
+import Oak
 import WebUI
 
 /// Renders a ``FavouritesModel`` as HTML.
 public enum FavouritesWebView {
-    /// The intent name an Open button posts, with the comic's number. It is
-    /// the parent's intent (Main's `openComic`): a page opens any comic of
-    /// the list, not only the selected one.
-    public static let openComicIntent = "main.openComic"
+    /// The key an Open button posts, followed by `:` and the comic's
+    /// number. Its intent is the parent's (Main's `openComic`): a page opens
+    /// any comic of the list, not only the selected one.
+    public static let openComicKey = "main.openComic"
 
     /// The list's style rules.
     public static let style = """
@@ -21,12 +22,9 @@ public enum FavouritesWebView {
 
         """
 
-    /// Every kind of intent of the feature, in the order of ``intentName(_:)``.
-    public static let kinds: [FavouritesModel.Kind] = [.up, .down, .open, .remove, .reload]
-
-    /// The intent name a form posts for the intent of `kind`, e.g.
+    /// The key a form of the intent of `kind` posts, e.g.
     /// `favourites.reload`.
-    public static func intentName(_ kind: FavouritesModel.Kind) -> String {
+    public static func key(_ kind: FavouritesModel.Kind) -> String {
         switch kind {
         case .up: "favourites.up"
         case .down: "favourites.down"
@@ -36,8 +34,12 @@ public enum FavouritesWebView {
         }
     }
 
-    /// The Favourites scene for `model`; its forms carry `context`'s token.
-    public static func render(_ model: FavouritesModel, context: WebContext) -> HTML {
+    /// The Favourites scene for `model`, its forms bound in `context`; each
+    /// row's Open button is bound to `open` of its comic's number (the
+    /// parent's intent).
+    public static func render<Event>(
+        _ model: FavouritesModel, open: @escaping (Int) -> Intent<Event>?, context: WebContext
+    ) -> HTML {
         let state = model.state
         let body: HTML
         switch state.phase {
@@ -57,14 +59,14 @@ public enum FavouritesWebView {
                 """
         case .list(let favourites):
             let rows = favourites.indices.map { index in
-                row(favourites[index], isSelected: index == state.selection, context: context)
+                row(favourites[index], isSelected: index == state.selection, open: open, context: context)
             }
             body = "<ul class=\"favourites\" id=\"favourites-list\">\n\(HTML.join(rows, separator: "\n"))\n</ul>"
         }
         // The model's own intents, but Open: each row has its own.
         let buttons = model.intents.filter { $0.kind != .open }.map { offered in
             context.button(
-                label(offered.kind, selected: state.selected), intent: intentName(offered.kind),
+                label(offered.kind, selected: state.selected), key: key(offered.kind), intent: offered.intent,
                 isPrimary: offered.kind == .reload)
         }
         let actions: HTML? =
@@ -82,12 +84,14 @@ public enum FavouritesWebView {
 
     /// One favourite: its number, its title and an Open button; the
     /// selected one is marked.
-    static func row(_ favourite: Favourite, isSelected: Bool, context: WebContext) -> HTML {
+    static func row<Event>(
+        _ favourite: Favourite, isSelected: Bool, open: @escaping (Int) -> Intent<Event>?, context: WebContext
+    ) -> HTML {
         let selected: HTML? = isSelected ? " class=\"selected\" aria-current=\"true\"" : nil
         return """
             <li data-number="\(favourite.number)"\(selected)><span class="number">#\(favourite.number)</span> \
             <span class="title">\(favourite.title.plainText)</span> \
-            \(context.button("Open", intent: openComicIntent, number: favourite.number))</li>
+            \(context.button("Open", key: "\(openComicKey):\(favourite.number)", intent: open(favourite.number)))</li>
             """
     }
 

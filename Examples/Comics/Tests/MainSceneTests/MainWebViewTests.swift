@@ -1,12 +1,13 @@
 // The web views render a state's model as HTML: text from the network is
-// escaped, a form is there exactly when its intent is offered, and a
-// posted intent name becomes that intent of the current model (or nothing,
-// when it is not offered).
+// escaped, a form is there exactly when its intent is offered, and a posted
+// key performs the intent it is bound to on the page of the current state
+// (or nothing, when that page offers none).
 
 import Foundation
 import MainScene
 import Oak
 import Testing
+import WebUI
 
 @testable import ComicsScene
 @testable import FavouritesScene
@@ -32,6 +33,20 @@ private func favouritesScene(_ favourites: Favourites.State) -> Main.State {
 /// The intents of `state`, which stays the current state.
 private func intents(_ state: Main.State) -> MainIntents {
     MainIntents(for: state, proxy: Main.Proxy(bufferSize: 8)) { state }
+}
+
+extension MainWebView {
+    /// Performs what a post of `key` (with `number`) performs on the page
+    /// of `state` rendered with `intents`, as the web host does.
+    fileprivate static func perform(
+        _ key: String, number: String? = nil, state: Main.State, intents: MainIntents
+    ) -> IntentResult? {
+        let context = WebContext(token: "token")
+        _ = content(state, intents: intents, context: context)
+        var fields = ["intent": key]
+        fields["number"] = number
+        return context.perform(WebForm(fields: fields))
+    }
 }
 
 /// The content of the page for `state`.
@@ -120,9 +135,7 @@ struct MainWebViewTests {
         #expect(list.contains("<ul class=\"favourites\""))
         #expect(list.contains("&lt;i&gt;Seven&lt;/i&gt;") && !list.contains("<i>"))
         #expect(list.contains("#7") && list.contains("#2"))
-        #expect(
-            list.contains(
-                "name=\"intent\" value=\"main.openComic\"><input type=\"hidden\" name=\"number\" value=\"2\">"))
+        #expect(list.contains("name=\"intent\" value=\"main.openComic:2\">"))
         #expect(offers(list, "favourites.down") && !offers(list, "favourites.up"))
         #expect(offers(list, "favourites.remove"))
         #expect(!offers(list, "comics.next"))
@@ -142,26 +155,34 @@ struct MainWebViewTests {
 
     @Test func anIntentNotOfferedIsNotPerformed() {
         let state = comicsScene(Comics.State(phase: .showing(.mock(10)), latest: 10))
-        let intents = intents(state)
-        func perform(_ name: String, _ number: Int? = nil) -> IntentResult? {
-            MainWebView.perform(intent: name, number: number, state: state, intents: intents)
+        func perform(_ key: String, _ number: String? = nil) -> IntentResult? {
+            MainWebView.perform(key, number: number, state: state, intents: intents(state))
         }
         #expect(perform("comics.explode") == nil)
         #expect(perform("") == nil)
         #expect(perform("comics.next") == nil)  // #10 is the latest
         #expect(perform("comics.goTo") == nil)  // no number
-        #expect(perform("comics.goTo", 0) == nil)
+        #expect(perform("comics.goTo", "0") == nil)
+        #expect(perform("comics.goTo", "3x") == nil)
         #expect(perform("favourites.reload") == nil)  // not the scene shown
-        #expect(perform("main.openComic", 3) == nil)  // no favourites shown
+        #expect(perform("main.openComic:3") == nil)  // no favourites shown
         #expect(perform("comics.previous") == .sent)
-        #expect(perform("comics.goTo", 3) == .sent)
+        #expect(perform("comics.goTo", "3") == .sent)
     }
 
-    @Test func everyNameIsListedOnce() {
-        #expect(Set(MainWebView.intentNames).count == MainWebView.intentNames.count)
-        #expect(MainWebView.intentNames.count == 3 + ComicsModel.Kind.allCases.count + 1 + 5)
-        #expect(MainWebView.intentNames.contains("comics.toggleFavourite"))
-        #expect(MainWebView.intentNames.contains("favourites.reload"))
+    @Test func everyKeyIsBoundOnce() {
+        let comics = WebContext(token: "token")
+        _ = MainWebView.content(
+            comicsScene(Comics.State(phase: .showing(.mock(5)), latest: 10)), intents: intents(comicsScene(.init())),
+            context: comics)
+        #expect(comics.duplicateKeys.isEmpty)
+        #expect(comics.keys.isSuperset(of: ["comics.next", "comics.previous", "comics.goTo", "main.showFavourites"]))
+        let favourites = WebContext(token: "token")
+        let list = [7, 2].map { Favourite(number: $0, title: "#\($0)", added: Date(timeIntervalSince1970: 0)) }
+        let state = favouritesScene(Favourites.State(phase: .list(list)))
+        _ = MainWebView.content(state, intents: intents(state), context: favourites)
+        #expect(favourites.duplicateKeys.isEmpty)
+        #expect(favourites.keys.isSuperset(of: ["main.openComic:7", "main.openComic:2", "favourites.down"]))
     }
 
     @Test func anIntentOfAnOldStateIsStale() {
@@ -169,8 +190,7 @@ struct MainWebViewTests {
         var now = shown
         now.scene = .favourites
         let intents = MainIntents(for: shown, proxy: Main.Proxy(bufferSize: 8)) { now }
-        #expect(
-            MainWebView.perform(intent: "main.showFavourites", number: nil, state: shown, intents: intents) == .stale)
+        #expect(MainWebView.perform("main.showFavourites", state: shown, intents: intents) == .stale)
     }
 }
 
@@ -180,10 +200,10 @@ struct MainWebViewRunTests {
     @Test func aPostedIntentReachesTheRun() async throws {
         let app = MainHarness()
         try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
-        func perform(_ name: String, _ number: Int? = nil) -> IntentResult? {
+        func perform(_ key: String) -> IntentResult? {
             let state = app.state
             let intents = MainIntents(for: state, proxy: app.proxy) { app.state }
-            return MainWebView.perform(intent: name, number: number, state: state, intents: intents)
+            return MainWebView.perform(key, state: state, intents: intents)
         }
         #expect(perform("comics.previous") == .sent)
         await app.waitFor { $0.comicsState.phase == .showing(.mock(9)) }
@@ -191,7 +211,7 @@ struct MainWebViewRunTests {
         await app.waitFor { $0.comicsState.phase == .showing(.mock(10)) }
         #expect(perform("main.showFavourites") == .sent)
         await app.waitFor { $0.scene == .favourites && $0.favouritesState.favourites.count == 3 }
-        #expect(perform("main.openComic", 2) == .sent)
+        #expect(perform("main.openComic:2") == .sent)
         await app.waitFor { $0.scene == .comics && $0.comicsState.phase == .showing(.mock(2)) }
         await app.end()
     }

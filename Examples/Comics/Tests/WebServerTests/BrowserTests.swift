@@ -65,7 +65,7 @@ struct BrowserTests {
             try await browser.waitUntil("document.querySelector('#favourites-list li[data-number=\"7\"]') !== null")
 
             // Open one.
-            try await browser.click(WebDriver.intentButton("main.openComic", number: 7))
+            try await browser.click(WebDriver.intentButton("main.openComic:7"))
             try await browser.waitUntil(Self.showing(7))
             // The tab's title follows the pushed page.
             let title = try await browser.text("#comic-title")

@@ -1,9 +1,10 @@
 // The whole app in a web page, rendered on the server: the screen on top of
 // the stack (the list, a stand-up, a meeting, a past meeting) with its sheet
-// or question, as HTML forms that post intents by name. `perform` turns a
-// posted name (and its fields) into that intent of the state the page was
-// made for; a form that makes no sense now does nothing. No feature logic
-// here: only names to intents, and text escaped on its way into the page.
+// or question, as HTML forms bound to the intents of the state the page is
+// made for (`WebContext`): a post performs the intent its key is bound to on
+// the page of the current state, so a form that makes no sense now does
+// nothing. No feature logic here, no table of names: intents bound as
+// values, and text escaped on its way into the page.
 
 import AppFeature
 import Foundation
@@ -17,7 +18,7 @@ import StandupsList
 import StandupsProvider
 import WebUI
 
-/// Renders the app as HTML and performs the intents its forms post.
+/// Renders the app as HTML, its forms bound to the intents they perform.
 public enum StandupsWebView {
     /// The page's title for `state`.
     public static func title(_ state: AppFeature.State) -> String {
@@ -38,16 +39,28 @@ public enum StandupsWebView {
         }
     }
 
-    /// The page's content for `state`; the forms carry `context`'s token.
-    public static func content(_ state: AppFeature.State, context: WebContext) -> HTML {
+    /// The page's content for `state`; the forms are bound in `context` to
+    /// the intents of `intents` (the model of `state`). `newID` makes the
+    /// identifiers of what the user adds, when a form is posted.
+    public static func content(
+        _ state: AppFeature.State, intents: StandupsIntents, context: WebContext,
+        newID: @escaping () -> UUID = UUID.init
+    ) -> HTML {
+        let app = intents.app
         let screen: HTML
         switch state.top {
         case nil:
-            screen = state.list.adding.map { form($0, isNew: true, context: context) } ?? list(state, context: context)
+            if let adding = state.list.adding {
+                screen = form(
+                    adding, isNew: true, send: { app(.list(.form($0))) }, done: app(.list(.confirmAdd)),
+                    cancel: app(.list(.dismissAdd)), newID: newID, context: context)
+            } else {
+                screen = list(state, app: app, newID: newID, context: context)
+            }
         case .detail(_, let detail):
-            screen = self.detail(detail, context: context)
+            screen = self.detail(detail, intents: intents.detail, newID: newID, context: context)
         case .meeting(_, let meeting):
-            screen = self.meeting(meeting, context: context)
+            screen = self.meeting(meeting, intents: intents.meeting, context: context)
         case .pastMeeting(let meetingID, let standupID):
             screen = pastMeeting(state.data.standups[id: standupID], meetingID, context: context)
         }
@@ -55,14 +68,14 @@ public enum StandupsWebView {
         if let failure = state.data.failure, state.data.phase == .loaded {
             banner = """
                 <p class="failure" id="save-failure">Not saved: \(failure.summary) \
-                \(context.button("Try again", intent: "app.retrySave"))</p>
+                \(context.button("Try again", key: "app.retrySave", intent: app(.retrySave)))</p>
                 """
         }
         let back: HTML? =
             switch state.top {
             case .detail(_, let detail) where detail.destination == nil:
-                context.button("‹ Stand-ups", intent: "app.back")
-            case .pastMeeting: context.button("‹ Back", intent: "app.back")
+                context.button("‹ Stand-ups", key: "app.back", intent: app(.back))
+            case .pastMeeting: context.button("‹ Back", key: "app.back", intent: app(.back))
             default: nil
             }
         return """
@@ -75,7 +88,10 @@ public enum StandupsWebView {
 
     // MARK: Screens
 
-    static func list(_ state: AppFeature.State, context: WebContext) -> HTML {
+    static func list(
+        _ state: AppFeature.State, app: Intents<AppFeature, AppFeature.Scope>, newID: @escaping () -> UUID,
+        context: WebContext
+    ) -> HTML {
         switch state.data.phase {
         case .idle, .loading:
             return "<p class=\"loading\" id=\"loading\">Loading your stand-ups…</p>"
@@ -84,8 +100,10 @@ public enum StandupsWebView {
                 <section class="message" id="load-failure"><h2>\(failure.summary)</h2><p>\(failure.detail)</p>
                 <p>\(failure.isDamaged ? "The damaged file is kept aside, untouched." : "") \
                 Start over with an empty list or with the samples.</p>
-                \(context.button("Start empty", intent: "app.startOver"))\
-                \(context.button("Start with the samples", intent: "app.startOverWithSamples"))</section>
+                \(context.button("Start empty", key: "app.startOver", intent: app(.startOver(withSamples: false))))\
+                \(context.button(
+                    "Start with the samples", key: "app.startOverWithSamples",
+                    intent: app(.startOver(withSamples: true))))</section>
                 """
         case .loaded:
             break
@@ -96,8 +114,8 @@ public enum StandupsWebView {
                 <li class="card theme-\(standup.theme.rawValue)" data-standup="\(standup.id.uuidString)">\
                 <form method="post" action="\(WebPage.intentPath)" class="intent">\
                 <input type="hidden" name="token" value="\(context.token)">\
-                <input type="hidden" name="intent" value="list.open">\
-                <input type="hidden" name="standup" value="\(standup.id.uuidString)">\
+                <input type="hidden" name="intent" \
+                value="\(context.bind("list.open:\(standup.id.uuidString)", to: app(.open(standup.id))))">\
                 <button type="submit"><strong>\(name(standup))</strong>\
                 <span>\(standup.minutes) min · \(attendeeCount(standup))</span></button></form></li>
                 """)
@@ -105,12 +123,30 @@ public enum StandupsWebView {
         let empty: HTML? = cards.isEmpty ? "<p class=\"empty\" id=\"empty\">No stand-ups yet.</p>" : nil
         return """
             <section class="list"><h2>Stand-ups</h2>\(empty)<ul class="cards" id="standups">\(HTML.join(cards))</ul>
-            \(context.button("New stand-up", intent: "list.add", isPrimary: true))</section>
+            \(context.button(
+                "New stand-up", key: "list.add", intent: app(.list(.add(newID(), attendee: newID()))), isPrimary: true))\
+            </section>
             """
     }
 
-    static func form(_ form: StandupForm.State, isNew: Bool, context: WebContext) -> HTML {
+    /// The stand-up's form: its buttons send what was typed as one event
+    /// (`send`), then their own intent (`done`, `cancel`, adding or removing
+    /// an attendee).
+    static func form<Event>(
+        _ form: StandupForm.State, isNew: Bool, send: @escaping (StandupForm.Event) -> Intent<Event>,
+        done: @autoclosure @escaping () -> Intent<Event>, cancel: @autoclosure @escaping () -> Intent<Event>,
+        newID: @escaping () -> UUID, context: WebContext
+    ) -> HTML {
         let standup = form.standup
+        // Each button first applies the fields typed (kept whatever was
+        // pressed), then performs its own intent.
+        func submit(_ key: String, _ intent: @escaping () -> Intent<Event>) -> String {
+            context.bind(key) { posted in
+                let filled = send(.fill(fields(of: posted, for: form)))()
+                return filled == .sent ? intent()() : filled
+            }
+        }
+        let doneKey = submit("form.done", done)
         let themes = Theme.allCases.map { theme in
             HTML(
                 "<option value=\"\(theme.rawValue)\"\(theme == standup.theme ? HTML(" selected") : .empty)>\(theme.name)</option>"
@@ -121,7 +157,8 @@ public enum StandupsWebView {
                 """
                 <li><input type="text" name="attendee.\(attendee.id.uuidString)" value="\(attendee.name)" \
                 maxlength="\(Attendee.maxNameLength)" aria-label="Attendee \(index + 1)" placeholder="Name">\
-                <button type="submit" name="intent" value="form.removeAttendee:\(attendee.id.uuidString)" \
+                <button type="submit" name="intent" \
+                value="\(submit("form.removeAttendee:\(attendee.id.uuidString)", { send(.removeAttendee(attendee.id)) }))" \
                 class="remove" aria-label="Remove attendee \(index + 1)">Remove</button></li>
                 """)
         }
@@ -129,7 +166,7 @@ public enum StandupsWebView {
             <section class="form" id="standup-form"><h2>\(isNew ? "New stand-up" : "Edit \(name(standup))")</h2>
             <form method="post" action="\(WebPage.intentPath)" class="intent edit">\
             <input type="hidden" name="token" value="\(context.token)">\
-            <button type="submit" name="intent" value="form.done" class="default" tabindex="-1" \
+            <button type="submit" name="intent" value="\(doneKey)" class="default" tabindex="-1" \
             aria-hidden="true">Done</button>\
             <label>Title <input type="text" name="title" value="\(standup.title)" \
             maxlength="\(Standup.maxTitleLength)" placeholder="Title"></label>
@@ -137,78 +174,109 @@ public enum StandupsWebView {
             max="\(Standup.maxMinutes)" value="\(standup.minutes)"> min</label>
             <label>Theme <select name="theme">\(HTML.join(themes))</select></label>
             <fieldset><legend>Attendees</legend><ol class="attendees">\(HTML.join(attendees))</ol>
-            <button type="submit" name="intent" value="form.addAttendee">Add attendee</button></fieldset>
-            <p class="actions"><button type="submit" name="intent" value="form.done" class="primary">\
+            <button type="submit" name="intent" \
+            value="\(submit("form.addAttendee", { send(.addAttendee(newID())) }))">Add attendee</button></fieldset>
+            <p class="actions"><button type="submit" name="intent" value="\(doneKey)" class="primary">\
             \(isNew ? "Add" : "Done")</button>\
-            <button type="submit" name="intent" value="form.cancel" formnovalidate>Cancel</button></p>
+            <button type="submit" name="intent" value="\(context.bind("form.cancel", to: cancel()))" \
+            formnovalidate>Cancel</button></p>
             </form></section>
             """
     }
 
-    static func detail(_ detail: StandupDetail.State, context: WebContext) -> HTML {
-        if case .edit(let editing) = detail.destination { return form(editing, isNew: false, context: context) }
+    static func detail(
+        _ detail: StandupDetail.State, intents: Intents<StandupDetail, StandupDetail.Scope>?,
+        newID: @escaping () -> UUID, context: WebContext
+    ) -> HTML {
+        guard let intents else { return "" }
+        if case .edit(let editing) = detail.destination {
+            return form(
+                editing, isNew: false, send: { intents(.form($0)) }, done: intents(.doneEditing),
+                cancel: intents(.cancelEdit), newID: newID, context: context)
+        }
         let standup = detail.standup
         let names = standup.attendees.map { HTML("<li>\(attendeeName($0))</li>") }
         let meetings = standup.meetings.map { meeting in
             HTML(
                 """
                 <li data-meeting="\(meeting.id.uuidString)">\
-                \(context.button(date(meeting.date), intent: "detail.openMeeting:\(meeting.id.uuidString)"))\
-                \(context.button("Delete", intent: "detail.deleteMeeting:\(meeting.id.uuidString)"))</li>
+                \(context.button(
+                    date(meeting.date), key: "detail.openMeeting:\(meeting.id.uuidString)",
+                    intent: intents(.openMeeting(meeting.id))))\
+                \(context.button(
+                    "Delete", key: "detail.deleteMeeting:\(meeting.id.uuidString)",
+                    intent: intents(.deleteMeeting(meeting.id))))</li>
                 """)
         }
         var question: HTML?
         if case .question(let asked) = detail.destination {
-            question = self.question(asked, standup: standup, context: context)
+            question = self.question(asked, standup: standup, intents: intents, context: context)
         }
         return """
             <section class="detail" id="detail" data-standup="\(standup.id.uuidString)">
             <h2 class="card theme-\(standup.theme.rawValue)">\(name(standup))</h2>
-            \(context.button(detail.isCheckingSpeech ? "Starting…" : "Start meeting", intent: "detail.start", isPrimary: true))
+            \(context.button(
+                detail.isCheckingSpeech ? "Starting…" : "Start meeting", key: startKey, intent: intents(.startMeeting),
+                isPrimary: true))
             <p>\(standup.minutes) min · \(standup.theme.name)</p>
             <h3>Attendees</h3><ul class="attendees" id="attendees">\(HTML.join(names))</ul>
             <h3>Past meetings</h3>\
             \(meetings.isEmpty ? "<p class=\"empty\" id=\"no-meetings\">None yet.</p>" : HTML.empty)\
             <ul class="meetings" id="meetings">\(HTML.join(meetings))</ul>
-            <p class="actions">\(context.button("Edit", intent: "detail.edit"))\
-            \(context.button("Delete stand-up", intent: "detail.delete"))</p>
+            <p class="actions">\(context.button("Edit", key: "detail.edit", intent: intents(.edit)))\
+            \(context.button("Delete stand-up", key: "detail.delete", intent: intents(.delete)))</p>
             \(question)</section>
             """
     }
 
-    static func question(_ question: StandupDetail.Question, standup: Standup, context: WebContext) -> HTML {
+    static func question(
+        _ question: StandupDetail.Question, standup: Standup, intents: Intents<StandupDetail, StandupDetail.Scope>,
+        context: WebContext
+    ) -> HTML {
+        // Only the answers shown are bound.
+        typealias Answer = (label: String, key: String, event: StandupDetail.Event)
+        func answers(_ first: Answer, _ second: Answer) -> [HTML] {
+            [first, second].map { context.button($0.label, key: $0.key, intent: intents($0.event)) }
+        }
+        let keep = ("Keep", "detail.dismiss", StandupDetail.Event.dismissQuestion)
+        let continueWithout = ("Continue without recording", continueKey, StandupDetail.Event.continueWithoutRecording)
+        let cancel = ("Cancel", "detail.dismiss", StandupDetail.Event.dismissQuestion)
         switch question {
         case .deleteStandup:
-            dialog(
+            return dialog(
                 "Delete “\(name(standup))”?", "Its past meetings are deleted with it.",
-                [context.button("Delete", intent: "detail.confirm"), context.button("Keep", intent: "detail.dismiss")])
+                answers(("Delete", "detail.confirm", .confirmDeletion), keep))
         case .deleteMeeting:
-            dialog(
+            return dialog(
                 "Delete this meeting?", "Its transcript is deleted with it.",
-                [context.button("Delete", intent: "detail.confirm"), context.button("Keep", intent: "detail.dismiss")])
+                answers(("Delete", "detail.confirm", .confirmDeletion), keep))
         case .speechDenied:
-            dialog(
-                "Speech recognition is off", "The meeting will not be recorded.",
-                [
-                    context.button("Continue without recording", intent: "detail.continue"),
-                    context.button("Cancel", intent: "detail.dismiss"),
-                ])
+            return dialog(
+                "Speech recognition is off", "The meeting will not be recorded.", answers(continueWithout, cancel))
         case .speechRestricted:
-            dialog(
+            return dialog(
                 "Speech recognition is unavailable",
                 "This server cannot recognise speech, so the meeting will not be recorded.",
-                [
-                    context.button("Continue without recording", intent: "detail.continue"),
-                    context.button("Cancel", intent: "detail.dismiss"),
-                ])
+                answers(continueWithout, cancel))
         }
     }
+
+    /// The key of the intent that starts a stand-up's meeting.
+    public static let startKey = "detail.start"
+    /// The key of the intent that starts a stand-up's meeting without
+    /// recording it.
+    public static let continueKey = "detail.continue"
 
     /// The name of the stream a meeting page sends its microphone to.
     public static let microphoneStream = "microphone"
 
-    static func meeting(_ meeting: RecordMeeting.State, context: WebContext) -> HTML {
+    static func meeting(
+        _ meeting: RecordMeeting.State, intents: Intents<RecordMeeting, RecordMeeting.Scope>?, context: WebContext
+    ) -> HTML {
         let standup = meeting.standup
+        func button(_ label: String, _ key: String, _ event: RecordMeeting.Event, isPrimary: Bool = false) -> HTML {
+            context.button(label, key: key, intent: intents?(event), isPrimary: isPrimary)
+        }
         let total = max(meeting.schedule.durationSeconds, 1)
         let segments = standup.attendees.indices.map { index in
             let kind = index < meeting.speakerIndex ? "done" : index == meeting.speakerIndex ? "current" : "next"
@@ -238,21 +306,18 @@ public enum StandupsWebView {
         case (.discarded?, _):
             controls = .empty
         case (nil, .endMeeting(let isDiscardable)?):
-            var answers = [context.button("Save and end", intent: "meeting.save", isPrimary: true)]
-            if isDiscardable { answers.append(context.button("Discard", intent: "meeting.discard")) }
-            answers.append(context.button("Resume", intent: "meeting.resume"))
+            var answers = [button("Save and end", "meeting.save", .confirmSave, isPrimary: true)]
+            if isDiscardable { answers.append(button("Discard", "meeting.discard", .confirmDiscard)) }
+            answers.append(button("Resume", "meeting.resume", .resume))
             controls = dialog("End meeting?", "Save it with its transcript, or resume.", answers)
         case (nil, .speechFailed?):
             controls = dialog(
                 "Speech recognition failed", "Continue the meeting without the transcript, or discard it.",
-                [
-                    context.button("Continue", intent: "meeting.resume"),
-                    context.button("Discard", intent: "meeting.discard"),
-                ])
+                [button("Continue", "meeting.resume", .resume), button("Discard", "meeting.discard", .confirmDiscard)])
         case (nil, nil):
             controls = """
-                <p class="actions">\(context.button(meeting.isLastSpeaker ? "End" : "Next", intent: "meeting.next", isPrimary: true))\
-                \(context.button("End meeting", intent: "meeting.end"))</p>
+                <p class="actions">\(button(meeting.isLastSpeaker ? "End" : "Next", "meeting.next", .next, isPrimary: true))\
+                \(button("End meeting", "meeting.end", .endMeeting))</p>
                 """
         }
         // What changes every second (the clock, the speaker's time left)
@@ -300,105 +365,19 @@ public enum StandupsWebView {
         """
     }
 
-    // MARK: Intents
+    // MARK: Forms
 
-    /// Performs the intent a form posted (`form.intent`, with its fields)
-    /// for the model of `state`; `nil` when the state offers no such
-    /// intent. `newID` makes the identifiers of what the user adds.
-    public static func perform(
-        _ fields: [String: String], in state: AppFeature.State, intents: StandupsIntents,
-        newID: () -> UUID = UUID.init
-    ) -> IntentResult? {
-        let name = fields["intent"] ?? ""
-        let app = intents.app
-        let (kind, argument) = split(name)
-        switch kind {
-        case "app.back": return app(.back)()
-        case "app.retrySave": return app(.retrySave)()
-        case "app.startOver": return app(.startOver(withSamples: false))()
-        case "app.startOverWithSamples": return app(.startOver(withSamples: true))()
-        case "list.add": return state.top == nil ? app(.list(.add(newID(), attendee: newID())))() : nil
-        case "list.open":
-            guard let id = fields["standup"].flatMap(UUID.init(uuidString:)) else { return nil }
-            return app(.open(id))()
-        default: break
-        }
-        if kind.hasPrefix("form.") {
-            if let adding = state.list.adding, state.top == nil {
-                return performForm(
-                    kind, argument, fields, adding, newID: newID, send: { app(.list(.form($0))) },
-                    done: app(.list(.confirmAdd)), cancel: app(.list(.dismissAdd)))
-            }
-            if case .detail(_, let detail) = state.top, case .edit(let editing) = detail.destination,
-                let intents = intents.detail
-            {
-                return performForm(
-                    kind, argument, fields, editing, newID: newID, send: { intents(.form($0)) },
-                    done: intents(.doneEditing), cancel: intents(.cancelEdit))
-            }
-            return nil
-        }
-        if kind.hasPrefix("detail."), let detail = intents.detail {
-            let meetingID = argument.flatMap(UUID.init(uuidString:))
-            switch kind {
-            case "detail.start": return detail(.startMeeting)()
-            case "detail.edit": return detail(.edit)()
-            case "detail.delete": return detail(.delete)()
-            case "detail.confirm": return detail(.confirmDeletion)()
-            case "detail.dismiss": return detail(.dismissQuestion)()
-            case "detail.continue": return detail(.continueWithoutRecording)()
-            case "detail.openMeeting": return meetingID.map { detail(.openMeeting($0))() }
-            case "detail.deleteMeeting": return meetingID.map { detail(.deleteMeeting($0))() }
-            default: return nil
-            }
-        }
-        if kind.hasPrefix("meeting."), let meeting = intents.meeting {
-            switch kind {
-            case "meeting.next": return meeting(.next)()
-            case "meeting.end": return meeting(.endMeeting)()
-            case "meeting.save": return meeting(.confirmSave)()
-            case "meeting.discard": return meeting(.confirmDiscard)()
-            case "meeting.resume": return meeting(.resume)()
-            default: return nil
-            }
-        }
-        return nil
-    }
-
-    /// A form's post: its fields are applied in one event, whatever their
-    /// number (the values typed are kept whatever button was pressed), then
-    /// the button's intent.
-    static func performForm<Event>(
-        _ kind: String, _ argument: String?, _ fields: [String: String], _ form: StandupForm.State,
-        newID: () -> UUID,
-        send: (StandupForm.Event) -> Intent<Event>, done: Intent<Event>, cancel: Intent<Event>
-    ) -> IntentResult? {
-        if kind == "form.cancel" { return cancel() }
+    /// What a post of the stand-up's form typed, for the attendees of
+    /// `form`: one event's worth, whatever the number of fields.
+    static func fields(of posted: WebForm, for form: StandupForm.State) -> StandupForm.Fields {
+        let fields = posted.fields
         var names: [Attendee.ID: String] = [:]
         for attendee in form.standup.attendees {
             if let name = fields["attendee.\(attendee.id.uuidString)"] { names[attendee.id] = name }
         }
-        let filled = send(
-            .fill(
-                StandupForm.Fields(
-                    title: fields["title"], minutes: fields["minutes"].flatMap { Int($0) },
-                    theme: fields["theme"].flatMap(Theme.init(rawValue:)), names: names)))()
-        guard filled == .sent else { return filled }
-        switch kind {
-        case "form.done": return done()
-        case "form.addAttendee": return send(.addAttendee(newID()))()
-        case "form.removeAttendee":
-            guard let id = argument.flatMap(UUID.init(uuidString:)) else { return nil }
-            return send(.removeAttendee(id))()
-        default:
-            return nil
-        }
-    }
-
-    /// `name:argument` split at its first colon.
-    static func split(_ name: String) -> (String, String?) {
-        guard let colon = name.firstIndex(of: ":") else { return (name, nil) }
-        return (String(name[..<colon]), String(name[name.index(after: colon)...]))
+        return StandupForm.Fields(
+            title: fields["title"], minutes: fields["minutes"].flatMap { Int($0) },
+            theme: fields["theme"].flatMap(Theme.init(rawValue:)), names: names)
     }
 
     // MARK: Style

@@ -152,7 +152,7 @@ struct Browser {
 
     /// Opens stand-up `id`; returns once its page is pushed.
     func openStandup(_ id: UUID) async throws {
-        #expect(try await send("list.open", fields: [("standup", id.uuidString)]) == 204)
+        #expect(try await send("list.open:\(id.uuidString)") == 204)
         _ = try await pages.first(where: { $0.contains("id=\"detail\"") }, "the stand-up")
     }
 

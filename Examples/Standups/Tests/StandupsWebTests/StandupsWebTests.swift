@@ -112,7 +112,7 @@ struct StandupsWebTests {
         #expect(list.contains("theme-teal"))
 
         let id = try #require(Self.value(of: "data-standup", in: list))
-        #expect(try await browser.intent("list.open", token: token, fields: [("standup", id)]).status == 204)
+        #expect(try await browser.intent("list.open:\(id)", token: token).status == 204)
         _ = try await pages.first(
             where: { $0.contains("id=\"detail\"") && $0.contains("id=\"no-meetings\"") }, "detail")
         #expect(try await browser.intent("detail.start", token: token).status == 204)
@@ -213,7 +213,7 @@ struct StandupsWebTests {
             // Before the meeting, the page offers no microphone.
             let early = try await Self.openMicrophone(web, client.cookie, token)
             #expect(try await early.closeReason().code == 4004)
-            #expect(try await client.intent("list.open", token: token, fields: [("standup", id)]).status == 204)
+            #expect(try await client.intent("list.open:\(id)", token: token).status == 204)
             _ = try await pages.first(where: { $0.contains("id=\"detail\"") }, "the stand-up")
             #expect(try await client.intent("detail.start", token: token).status == 204)
             let meeting = try await pages.first(where: { $0.contains("data-microphone=") }, "the recorded meeting")
@@ -256,7 +256,7 @@ struct StandupsWebTests {
             try await Self.startMeeting(of: id, client: staying, token: stayingToken, pages: pages)
             let leaving = WebClient(base: web.host.baseURL)
             let leavingToken = try #require(WebClient.token(in: try await leaving.get("/").body))
-            #expect(try await leaving.intent("list.open", token: leavingToken, fields: [("standup", id)]).status == 204)
+            #expect(try await leaving.intent("list.open:\(id)", token: leavingToken).status == 204)
             #expect(try await leaving.intent("detail.start", token: leavingToken).status == 204)
             #expect(try await leaving.intent("detail.continue", token: leavingToken).status == 204)
             // The second joins the room once its run has handled the answer;
@@ -302,7 +302,7 @@ struct StandupsWebTests {
     static func startMeeting(
         of id: String, client: WebClient, token: String, pages: AsyncThrowingStream<String, any Error>
     ) async throws {
-        #expect(try await client.intent("list.open", token: token, fields: [("standup", id)]).status == 204)
+        #expect(try await client.intent("list.open:\(id)", token: token).status == 204)
         _ = try await pages.first(where: { $0.contains("id=\"detail\"") }, "the stand-up")
         #expect(try await client.intent("detail.start", token: token).status == 204)
         _ = try await pages.first(where: { $0.contains("Speech recognition is unavailable") }, "the question")
