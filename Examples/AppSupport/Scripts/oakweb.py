@@ -8,6 +8,21 @@ import time
 import urllib.parse
 
 
+def timing(sessions):
+    """From the server's stamps on every push (OAK_WEB_PUSH_TIMING=1):
+    state changed -> written and state changed -> received, in ms, as
+    (p50, p99) pairs; None without stamps."""
+    written = sorted((w - c) / 1000 for s in sessions for c, w, _ in s.stamps)
+    received = sorted((r - c) / 1000 for s in sessions for c, _, r in s.stamps)
+    if not written:
+        return None
+
+    def p(values, q):
+        return values[min(len(values) - 1, int(q * len(values)))]
+
+    return (p(written, 0.5), p(written, 0.99)), (p(received, 0.5), p(received, 0.99)), len(written)
+
+
 def rss_kib(pid: int) -> int:
     with open(f"/proc/{pid}/status") as status:
         for line in status:
@@ -62,6 +77,9 @@ class Session:
         self.pages = asyncio.Queue()
         self.reader = None
         self.writer = None
+        # With OAK_WEB_PUSH_TIMING=1 in the server's environment: for each
+        # push, (changed, written, received) in microseconds since 1970.
+        self.stamps = []
 
     async def open(self, ready=lambda page: True):
         """Opens a session as a browser does (GET /, then its event
@@ -101,6 +119,9 @@ class Session:
                     # carried.
                     if "event: page" in text or "event: parts" in text:
                         self.pages.put_nowait((time.perf_counter(), text))
+                        if text.startswith(": changed "):
+                            fields = text.split("\n", 1)[0].split()
+                            self.stamps.append((int(fields[2]), int(fields[4]), int(time.time() * 1_000_000)))
         except (ConnectionError, asyncio.CancelledError):
             pass
 

@@ -7,8 +7,10 @@ favourites, and one session on the first, which keeps and lets go of the
 latest comic as a favourite CHANGES times, one change at a time. For each
 change it measures, for every session of the second process, the time from
 posting the intent to the first process to the page the second one pushes
-with the change. Reports p50/p99 of that time, and each process's resident
-memory and CPU time.
+with the change. Reports p50/p99 of that time, the same from the second
+process's own stamps (OAK_WEB_PUSH_TIMING=1: its session's state changing
+to the push written and received), and each process's resident memory and
+CPU time.
 
     swift build -c release --package-path Examples/Comics --product comics
     Scripts/postgres-cluster.sh start /tmp/oak-pg 55433   # or any server
@@ -32,7 +34,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = os.path.join(HERE, "..", ".build", "release", "comics")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
-from oakweb import Session, rss_kib  # noqa: E402
+from oakweb import Session, rss_kib, timing  # noqa: E402
 
 LATEST = 'data-number="420"'
 
@@ -47,7 +49,8 @@ def start(arguments):
     server = subprocess.Popen(
         [BINARY, "serve", "--port", "0", "--max-sessions", str(arguments.sessions + 10),
          "--database", arguments.database],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env={**os.environ, "OAK_WEB_PUSH_TIMING": "1"})
     line = server.stdout.readline()
     match = re.search(r":(\d+)/", line)
     if not match:
@@ -94,6 +97,8 @@ async def main():
         kept = opened[0][1]
         print(f"{arguments.sessions} sessions on the second process, opened in {time.perf_counter() - started:.1f} s")
         cpu_before = (cpu_seconds(first.pid), cpu_seconds(second.pid))
+        for session in readers:
+            session.stamps.clear()
 
         latencies = []
         fastest = []
@@ -134,6 +139,12 @@ async def main():
         print(f"the same, the first session of the second to get each change (the crossing, without the fan-out): "
               f"p50 {statistics.median(fastest) * 1000:.1f} ms, "
               f"p99 {fastest[min(len(fastest) - 1, int(len(fastest) * 0.99))] * 1000:.1f} ms")
+        stamped = timing(readers)
+        if stamped:
+            (written50, written99), (received50, received99), count = stamped
+            print(f"from the second's stamps ({count} pushes; its session's state changed, i.e. the change had "
+                  f"crossed): written p50 {written50:.2f} ms, p99 {written99:.2f} ms; received p50 "
+                  f"{received50:.2f} ms, p99 {received99:.2f} ms")
         print(f"resident memory: first {baseline[0] / 1024:.1f} → {live[0] / 1024:.1f} MiB, "
               f"second {baseline[1] / 1024:.1f} → {live[1] / 1024:.1f} MiB")
         print(f"CPU during the changes: first {cpu_after[0] - cpu_before[0]:.2f} s, "

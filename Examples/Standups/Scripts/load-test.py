@@ -22,6 +22,9 @@ run (MEETING seconds of wall time each), it measures:
 - resident memory per room (one viewer each) and per viewer beyond the
   first, and the server's CPU per room while the meetings run;
 - bytes on the wire per viewer per tick (the SSE event as sent);
+- from the server's own stamps on each push (OAK_WEB_PUSH_TIMING=1): the
+  time from the session's state changing to the push being written, and to
+  its receipt by the generator (the generator's lateness separated out);
 - with --stalled N, N more viewers of the first room whose event streams
   are open and never read (a receive buffer of 4 KiB): the server's
   resident memory when they stop reading and when the meetings end.
@@ -47,7 +50,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = os.path.join(HERE, "..", ".build", "release", "standups")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
-from oakweb import Session, open_all, rss_kib  # noqa: E402
+from oakweb import Session, open_all, rss_kib, timing  # noqa: E402
 
 # A tick's push: the whole page (data-speaker on the meeting) or, once the
 # page is open, only the parts that changed (the clock part, data-elapsed).
@@ -105,7 +108,10 @@ async def watch(session: Session, room: int, until: float, arrivals: dict, sizes
         match = ELAPSED.search(page)
         if match:
             arrivals.setdefault((room, int(match.group(1))), []).append((arrived, getattr(session, "speaker", 0), session))
-            sizes.append((room, int(match.group(1)), "event: parts" in page, len(page.encode()) + 2))
+            # Without the server's stamp (a diagnostic line, not sent
+            # unless asked for): the bytes a browser is sent.
+            sent = page.split("\n", 1)[1] if page.startswith(": changed ") else page
+            sizes.append((room, int(match.group(1)), "event: parts" in page, len(sent.encode()) + 2))
 
 
 def stall(session: Session, port: int) -> socket.socket:
@@ -137,7 +143,7 @@ async def main():
     server = subprocess.Popen(
         [BINARY, "serve", "--port", "0", "--max-sessions", str(sessions_needed), "--data-dir", data_dir,
          "--speed", str(arguments.speed), "--no-speech"],
-        stdout=subprocess.PIPE, stderr=log, text=True)
+        stdout=subprocess.PIPE, stderr=log, text=True, env={**os.environ, "OAK_WEB_PUSH_TIMING": "1"})
     try:
         port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
         baseline = rss_kib(server.pid)
@@ -255,6 +261,12 @@ async def main():
             print(f"bytes on the wire per viewer per tick: mean {statistics.mean(size for *_, size in sizes):.0f} "
                   f"({len(partial)} pushes of parts, mean {statistics.mean(partial) if partial else 0:.0f} B; "
                   f"{len(whole)} whole pages, mean {statistics.mean(whole) if whole else 0:.0f} B)")
+        stamped = timing([session for group in viewers for session in group])
+        if stamped:
+            (written50, written99), (received50, received99), count = stamped
+            print(f"from the server's stamps ({count} pushes; the session's state changed, i.e. the room's "
+                  f"state reached the viewer's root): written p50 {written50:.2f} ms, p99 {written99:.2f} ms; "
+                  f"received p50 {received50:.2f} ms, p99 {received99:.2f} ms")
         if next_latencies:
             print(f"Next to push on every viewer ({len(next_latencies)} pages): "
                   f"p50 {statistics.median(next_latencies) * 1000:.2f} ms, p99 {percentile(next_latencies, 0.99) * 1000:.2f} ms")

@@ -8,6 +8,7 @@
 import CMemory
 import Common
 import Logging
+import WebUI
 
 /// Why no session was made.
 enum SessionStoreError: Error, Equatable {
@@ -49,6 +50,8 @@ actor SessionStore<App: WebApplication> {
     /// Sessions ended by the previous sweep: their memory is returned at
     /// the next one too.
     private var endedAtLastSweep = 0
+    /// What the sessions' pages show alike, rendered once for all of them.
+    nonisolated let renderings = WebRenderCache()
 
     init(app: App, limits: SessionLimits, clock: any Clock<Duration>, logger: Logger) {
         self.app = app
@@ -108,7 +111,8 @@ actor SessionStore<App: WebApplication> {
         if provisionalOrder.count >= limits.maxProvisionalSessions, let oldest = provisionalOrder.first {
             if let ended = remove(oldest) { ending.append(ended) }
         }
-        let session = WebSession(app: app, id: Self.randomToken(), token: Self.randomToken())
+        let session = WebSession(
+            app: app, id: Self.randomToken(), token: Self.randomToken(), renderings: renderings)
         sessions[session.id] = Entry(session: session, lastSeen: now, provisional: (client, now))
         provisionalOrder.append(session.id)
         await session.start()

@@ -238,16 +238,19 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
                 case .changed(let next):
                     guard next != version else { continue }
                     version = next
-                    let content = await session.content().rendered
+                    let (rendered, changedAt) = await session.push()
+                    let content = rendered.rendered
                     let parts = PageParts(content)
                     defer { sent = parts }
                     if let parts, let before = sent, let changed = parts.changedParts(since: before) {
                         // Nothing the page shows changed: nothing to send.
                         guard !changed.isEmpty else { continue }
                         let changedParts = changed.map { content[$0] }.joined()
-                        try await writer.write(ByteBuffer(string: Self.event(changedParts, id: version, name: "parts")))
+                        let event = Self.event(changedParts, id: version, name: "parts")
+                        try await writer.write(ByteBuffer(string: PushTiming.stamp(changedAt: changedAt) + event))
                     } else {
-                        try await writer.write(ByteBuffer(string: Self.event(content, id: version)))
+                        let event = Self.event(content, id: version)
+                        try await writer.write(ByteBuffer(string: PushTiming.stamp(changedAt: changedAt) + event))
                     }
                 case .ping:
                     try await writer.write(ByteBuffer(string: ": ping\n\n"))

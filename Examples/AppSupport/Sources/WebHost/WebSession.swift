@@ -35,8 +35,13 @@ actor WebSession<App: WebApplication>: TransducerHost {
     let storage: WebSessionState<App.Root.State>
 
     private let app: App
+    /// What this session's pages share with the other sessions' pages.
+    private let renderings: WebRenderCache
     /// Counts the states the run wrote: the id of each pushed page.
     private(set) var version = 0
+    /// When the state last changed, in microseconds since 1970, if pushes
+    /// are stamped (``PushTiming``); else 0.
+    private(set) var changedAt: Int64 = 0
     /// Who listens for changes: open pages (counted) and the first page
     /// waiting for a settled state (not counted).
     private var listeners: [UUID: (continuation: AsyncStream<PageSignal>.Continuation, isPage: Bool)] = [:]
@@ -49,8 +54,9 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// Whether the run has ended.
     private(set) var hasEnded = false
 
-    init(app: App, id: String, token: String) {
+    init(app: App, id: String, token: String, renderings: WebRenderCache) {
         self.app = app
+        self.renderings = renderings
         self.id = id
         self.token = token
         self.proxy = App.Root.Proxy()
@@ -85,13 +91,19 @@ actor WebSession<App: WebApplication>: TransducerHost {
     }
 
     /// What the forms and intents of this session's pages need: a page to
-    /// send needs only its bindings' keys, a page whose form was posted the
-    /// bindings themselves (`keepsBindings`).
+    /// send shares what it can with other sessions' pages (its token put in
+    /// as it is sent, ``sendable(_:)``), a page whose form was posted keeps
+    /// its bindings.
     private func context(keepsBindings: Bool = false) -> WebSessionContext<App.Root> {
         let storage = self.storage
-        return WebSessionContext(forms: WebContext(token: token, keepsBindings: keepsBindings), proxy: proxy) {
-            storage.value
-        }
+        let forms =
+            keepsBindings ? WebContext(token: token, keepsBindings: true) : WebContext(sharingThrough: renderings)
+        return WebSessionContext(forms: forms, proxy: proxy) { storage.value }
+    }
+
+    /// A page rendered to send, with this session's token in its forms.
+    private func sendable(_ page: HTML) -> HTML {
+        HTML(trusted: WebRenderCache.page(page.rendered, token: token))
     }
 
     // MARK: Rendering
@@ -104,7 +116,8 @@ actor WebSession<App: WebApplication>: TransducerHost {
     @inline(never)
     func page() -> HTML {
         let state = storage.value
-        return WebPage.document(title: app.title(of: state), content: app.content(of: state, session: context()))
+        return sendable(
+            WebPage.document(title: app.title(of: state), content: app.content(of: state, session: context())))
     }
 
     /// The whole page, once the app has settled or `timeout` has passed on
@@ -133,15 +146,23 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// will settle any more).
     var isSettled: Bool { hasEnded || app.isSettled(storage.value) }
 
+    /// The content of the current state for a page that is open
+    /// (``content()``), and when that state was written (``changedAt``).
+    @inline(never)
+    func push() -> (content: HTML, changedAt: Int64) {
+        (content(), changedAt)
+    }
+
     /// The content of the current state, for a page that is open, led by
     /// the page's title for the script to set (`data-page-title`): the
     /// browser's tab follows the state too.
     @inline(never)
     func content() -> HTML {
         let state = storage.value
-        return """
-            <template data-page-title="\(app.title(of: state))"></template>\(app.content(of: state, session: context()))
+        return sendable(
             """
+            <template data-page-title="\(app.title(of: state))"></template>\(app.content(of: state, session: context()))
+            """)
     }
 
     /// A file the current state's page shows, if any.
@@ -167,7 +188,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     @inline(never)
     func openStream(_ name: String) -> WebStreamOpening {
         guard !hasEnded else { return .failure(.unavailable("Your session has ended. Reload the page.")) }
-        return app.openStream(name, in: storage.value, session: context())
+        return app.openStream(name, in: storage.value, session: context(keepsBindings: true))
     }
 
     // MARK: Open pages
@@ -228,6 +249,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
 
     private func stateDidChange() {
         version += 1
+        if PushTiming.isOn { changedAt = PushTiming.now() }
         for listener in listeners.values {
             listener.continuation.yield(.changed(version: version))
         }
@@ -251,4 +273,25 @@ enum IntentDisposition: Equatable, Sendable {
     case performed(IntentResult?)
     /// To be performed by the server at this address.
     case elsewhere(String)
+}
+
+/// Stamps on every push, for load tests (`OAK_WEB_PUSH_TIMING=1` in the
+/// server's environment): a comment line before each event,
+/// `: changed <µs> written <µs>`, when the session's state changed and when
+/// the push was handed to the connection, in microseconds since 1970 (the
+/// system's clock, so that a client on the same machine can compare its own
+/// receipt). Off by default: the bytes on the wire are the page's only.
+enum PushTiming {
+    static let isOn = ProcessInfo.processInfo.environment["OAK_WEB_PUSH_TIMING"] == "1"
+
+    /// Now, in microseconds since 1970.
+    static func now() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
+    }
+
+    /// The comment line that stamps a push of a state changed at
+    /// `changedAt`, or nothing when stamps are off.
+    static func stamp(changedAt: Int64) -> String {
+        isOn ? ": changed \(changedAt) written \(now())\n" : ""
+    }
 }

@@ -28,13 +28,24 @@ import Oak
 /// older page never performs the intent of another item. A key bound twice on
 /// one page performs nothing (``duplicateKeys`` lists them, for tests).
 ///
+/// What many sessions show alike is rendered once and shared through
+/// ``shared(_:render:)``.
+///
 /// Made, used and discarded on the session's isolation, for one rendering.
 public final class WebContext {
-    /// The session's anti-forgery token: every form carries it.
-    public let token: String
+    /// The session's anti-forgery token, as it goes into a page: every form
+    /// carries it. In a rendering to share, ``tokenPlaceholder``.
+    public let token: HTML
     /// Whether the bindings are kept (to perform a post); rendering a page to
     /// send only needs their keys.
     public let keepsBindings: Bool
+    /// Where renderings are shared, when this one is to be sent.
+    private let cache: WebRenderCache?
+
+    /// What a shared rendering carries in place of a session's token: the
+    /// host replaces it as it sends the page. Control characters, which text
+    /// escaped into a page never contains.
+    public static let tokenPlaceholder = HTML(trusted: "\u{1}oak-token\u{1}")
 
     private var bindings: [String: (WebForm) -> IntentResult?] = [:]
     /// The keys bound more than once on this page, in the order found.
@@ -43,8 +54,40 @@ public final class WebContext {
     /// The context of a session whose token is `token`; its bindings are kept
     /// if `keepsBindings`.
     public init(token: String, keepsBindings: Bool = true) {
-        self.token = token
+        self.token = "\(token)"
         self.keepsBindings = keepsBindings
+        self.cache = nil
+    }
+
+    /// The context of a rendering to send that shares what it can through
+    /// `cache`: its forms carry ``tokenPlaceholder``, which the sender
+    /// replaces with the session's token (``WebRenderCache/page(_:token:)``),
+    /// and it keeps no bindings.
+    public init(sharingThrough cache: WebRenderCache) {
+        self.token = Self.tokenPlaceholder
+        self.keepsBindings = false
+        self.cache = cache
+    }
+
+    // MARK: Sharing
+
+    /// What `render` renders, shared by every session whose page shows the
+    /// same `key` while it is kept: rendered once, then reused as it is.
+    ///
+    /// `key` must stand for everything `render` reads (a meeting's room and
+    /// its state, a list and its selection), and be of a type of the view's
+    /// own, so that two views never share a key. The forms rendered inside
+    /// are bound as everywhere else: a post renders the session's page again
+    /// with its bindings kept, never from the cache.
+    ///
+    /// ```swift
+    /// context.shared(MeetingSection(room: room.id, meeting: meeting)) {
+    ///     meetingSection(meeting, context: context)
+    /// }
+    /// ```
+    public func shared<Key: Hashable & Sendable>(_ key: Key, render: () -> HTML) -> HTML {
+        guard let cache else { return render() }
+        return cache.rendering(of: key, render: render)
     }
 
     // MARK: Bindings

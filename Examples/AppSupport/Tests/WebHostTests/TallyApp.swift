@@ -129,9 +129,11 @@ struct TallyWeb: WebApplication {
         let picture: HTML? = state.count > 0 ? "<img id=\"picture\" src=\"/picture.png\" alt=\"\">" : nil
         // A note is posted by the tests (a form of fields, no button).
         session.forms.bind("note") { form in intents(.note(form.fields["note"] ?? ""))() }
-        // Shown while loading too, but bound to nothing then.
-        let increment = session.forms.button(
-            "+1", key: "increment", intent: state.isLoading ? nil : intents(.increment))
+        // Shown while loading too, but bound to nothing then; rendered once
+        // for every session (each page gets its own token as it is sent).
+        let increment = session.forms.shared(IncrementButton()) {
+            session.forms.button("+1", key: "increment", intent: state.isLoading ? nil : intents(.increment))
+        }
         return """
             \(count)<p id="note">\(HTML.part("note", "\(state.note)"))</p>\(picture)\(increment)
             """
@@ -153,3 +155,6 @@ struct TallyWeb: WebApplication {
 
     var style: String { "#count { font-size: 2rem; }" }
 }
+
+/// The key of Tally's "+1" button, the same on every page.
+struct IncrementButton: Hashable, Sendable {}

@@ -144,6 +144,23 @@ struct WebHostTests {
         await tally.host.stop()
     }
 
+    @Test func aRenderingSharedBySessionsCarriesEachSessionsOwnToken() async throws {
+        let tally = try await TallyHost.start()
+        let first = tally.client()
+        let second = tally.client()
+        let firstToken = try #require(WebClient.token(in: try await first.get("/").body))
+        let secondToken = try #require(WebClient.token(in: try await second.get("/").body))
+        #expect(firstToken != secondToken)
+        #expect(firstToken.count == 64 && secondToken.count == 64)
+        var pushes = first.events().makeAsyncIterator()
+        let pushed = try #require(try await pushes.next())
+        #expect(pushed.contains("value=\"\(firstToken)\"") && !pushed.contains("\u{1}"), "\(pushed)")
+        #expect(try await first.intent("increment", token: firstToken).status == 204)
+        #expect(try await second.intent("increment", token: secondToken).status == 204)
+        #expect(try await second.intent("increment", token: firstToken).status == 403)
+        await tally.host.stop()
+    }
+
     @Test func anOpenPageIsSentOnlyThePartsThatChangedAndAWholePageOtherwise() async throws {
         let tally = try await TallyHost.start()
         let client = tally.client()

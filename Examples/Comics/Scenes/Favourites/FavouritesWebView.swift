@@ -15,6 +15,18 @@ public enum FavouritesWebView {
     /// any comic of the list, not only the selected one.
     public static let openComicKey = "main.openComic"
 
+    /// The key of the scene's rendering (``WebContext/shared(_:render:)``):
+    /// it shows the state and nothing else.
+    public struct Section: Hashable, Sendable {
+        /// The state shown.
+        public let state: Favourites.State
+
+        /// The key of the scene showing `state`.
+        public init(state: Favourites.State) {
+            self.state = state
+        }
+    }
+
     /// The list's style rules.
     public static let style = """
         ul.favourites { list-style: none; padding: 0; }

@@ -40,7 +40,10 @@ public enum MainWebView {
             name = "favourites"
             scene =
                 intents.favouritesModel(state).map { model in
-                    FavouritesWebView.render(model, open: { intents.openComic($0, state) }, context: context)
+                    // The same list on many sessions is rendered once.
+                    context.shared(FavouritesWebView.Section(state: model.state)) {
+                        FavouritesWebView.render(model, open: { intents.openComic($0, state) }, context: context)
+                    }
                 } ?? starting
         }
         return """

@@ -60,7 +60,11 @@ public enum StandupsWebView {
         case .detail(_, let detail):
             screen = self.detail(detail, intents: intents.detail, newID: newID, context: context)
         case .meeting(_, let meeting):
-            screen = self.meeting(meeting, intents: intents.meeting, context: context)
+            // Rendered once for every viewer of the room (its forms' keys
+            // and the placeholder of the token are the same for all).
+            screen = context.shared(MeetingSection(meeting: meeting)) {
+                self.meeting(meeting, intents: intents.meeting, context: context)
+            }
         case .pastMeeting(let meetingID, let standupID):
             screen = pastMeeting(state.data.standups[id: standupID], meetingID, context: context)
         }
@@ -363,6 +367,19 @@ public enum StandupsWebView {
         <div class="dialog" role="alertdialog" id="question"><h3>\(title)</h3><p>\(message)</p>\
         <p class="actions">\(HTML.join(answers))</p></div>
         """
+    }
+
+    /// The key of a meeting's rendering: equal meetings render alike.
+    /// Hashed by what changes every second (cheap), compared whole (copies
+    /// of one published state share their storage: cheap too).
+    struct MeetingSection: Hashable, Sendable {
+        let meeting: RecordMeeting.State
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(meeting.standup.id)
+            hasher.combine(meeting.secondsElapsed)
+            hasher.combine(meeting.speakerIndex)
+        }
     }
 
     // MARK: Forms

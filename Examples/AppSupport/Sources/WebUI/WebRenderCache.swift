@@ -1,0 +1,86 @@
+// Pages rendered once and shared: what many sessions show alike (a
+// meeting's room, a list of favourites) is rendered by the first session
+// that needs it and reused by every other, whose token is put into the page
+// only as it is sent.
+
+import Synchronization
+
+/// Renderings of what many sessions show alike, shared by every session of
+/// a host (``WebContext/shared(_:render:)``): keyed by what they show,
+/// bounded in number (the oldest go first).
+///
+/// A shared rendering carries no session's token: its forms carry
+/// ``WebContext/tokenPlaceholder``, which the host replaces with the
+/// session's token as it sends the page.
+public final class WebRenderCache: Sendable {
+    private struct Entries {
+        var renderings: [AnyHashable: HTML] = [:]
+        /// The keys, oldest first (a ring of `capacity`).
+        var order: [AnyHashable] = []
+        var next = 0
+        var hits = 0
+        var misses = 0
+    }
+
+    /// How many renderings are kept at most.
+    public let capacity: Int
+    private let entries = Mutex(Entries())
+
+    /// A cache of at most `capacity` renderings (at least 1).
+    public init(capacity: Int = 1_024) {
+        self.capacity = max(capacity, 1)
+    }
+
+    /// The rendering of `key`, made by `render` if it is not kept.
+    public func rendering<Key: Hashable & Sendable>(of key: Key, render: () -> HTML) -> HTML {
+        if let kept = entries.withLock({ entries -> HTML? in
+            let kept = entries.renderings[AnyHashable(key)]
+            if kept == nil { entries.misses += 1 } else { entries.hits += 1 }
+            return kept
+        }) {
+            return kept
+        }
+        let rendered = render()
+        entries.withLock { entries in
+            let key = AnyHashable(key)
+            guard entries.renderings.updateValue(rendered, forKey: key) == nil else { return }
+            if entries.order.count < capacity {
+                entries.order.append(key)
+            } else {
+                entries.renderings[entries.order[entries.next]] = nil
+                entries.order[entries.next] = key
+                entries.next = (entries.next + 1) % capacity
+            }
+        }
+        return rendered
+    }
+
+    /// How many renderings were reused and how many made (for load tests).
+    public var counts: (hits: Int, misses: Int) { entries.withLock { ($0.hits, $0.misses) } }
+
+    /// How many renderings are kept.
+    public var count: Int { entries.withLock { $0.renderings.count } }
+
+    /// `page`, rendered to share, as the session whose token is `token`
+    /// gets it: every ``WebContext/tokenPlaceholder`` replaced.
+    public static func page(_ page: String, token: String) -> String {
+        let placeholder = Array(WebContext.tokenPlaceholder.rendered.utf8)
+        // Most pushes (a meeting's parts) have no form: nothing to replace.
+        guard page.utf8.contains(placeholder[0]) else { return page }
+        let replacement = Array(HTML.escape(token).utf8)
+        let bytes = Array(page.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 8 * replacement.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == placeholder[0], bytes[index...].starts(with: placeholder) {
+                result.append(contentsOf: replacement)
+                index += placeholder.count
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}
