@@ -8,6 +8,15 @@ import time
 import urllib.parse
 
 
+# The server's stamp on a push (OAK_WEB_PUSH_TIMING=1), a comment line.
+STAMP = re.compile(r"^: changed (\d+) written (\d+)\n", re.MULTILINE)
+
+
+def without_stamp(text):
+    """`text` without the server's stamp: what a browser is sent."""
+    return STAMP.sub("", text, count=1)
+
+
 def timing(sessions):
     """From the server's stamps on every push (OAK_WEB_PUSH_TIMING=1):
     state changed -> written and state changed -> received, in ms, as
@@ -119,9 +128,11 @@ class Session:
                     # carried.
                     if "event: page" in text or "event: parts" in text:
                         self.pages.put_nowait((time.perf_counter(), text))
-                        if text.startswith(": changed "):
-                            fields = text.split("\n", 1)[0].split()
-                            self.stamps.append((int(fields[2]), int(fields[4]), int(time.time() * 1_000_000)))
+                        # (The stream is chunked: a chunk's size may lead.)
+                        stamp = STAMP.search(text)
+                        if stamp:
+                            self.stamps.append(
+                                (int(stamp.group(1)), int(stamp.group(2)), int(time.time() * 1_000_000)))
         except (ConnectionError, asyncio.CancelledError):
             pass
 

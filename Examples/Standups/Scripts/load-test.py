@@ -50,7 +50,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = os.path.join(HERE, "..", ".build", "release", "standups")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
-from oakweb import Session, open_all, rss_kib, timing  # noqa: E402
+from oakweb import Session, open_all, rss_kib, timing, without_stamp  # noqa: E402
 
 # A tick's push: the whole page (data-speaker on the meeting) or, once the
 # page is open, only the parts that changed (the clock part, data-elapsed).
@@ -110,7 +110,7 @@ async def watch(session: Session, room: int, until: float, arrivals: dict, sizes
             arrivals.setdefault((room, int(match.group(1))), []).append((arrived, getattr(session, "speaker", 0), session))
             # Without the server's stamp (a diagnostic line, not sent
             # unless asked for): the bytes a browser is sent.
-            sent = page.split("\n", 1)[1] if page.startswith(": changed ") else page
+            sent = without_stamp(page)
             sizes.append((room, int(match.group(1)), "event: parts" in page, len(sent.encode()) + 2))
 
 

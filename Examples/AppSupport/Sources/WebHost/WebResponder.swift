@@ -229,9 +229,13 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         let body = ResponseBody { [weak session] writer in
             guard let first = session else { return try await writer.finish(nil) }
             var version = await first.version
+            // The content carries a placeholder for the token (it may be
+            // shared with other sessions): the token goes into what is sent.
+            let token = first.token
             let content = await first.content().rendered
             var sent = PageParts(content)
-            try await writer.write(ByteBuffer(string: Self.event(content, id: version)))
+            try await writer.write(
+                ByteBuffer(string: WebRenderCache.page(Self.event(content, id: version), token: token)))
             for await signal in signals {
                 guard let session else { break }
                 switch signal {
@@ -246,10 +250,11 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
                         // Nothing the page shows changed: nothing to send.
                         guard !changed.isEmpty else { continue }
                         let changedParts = changed.map { content[$0] }.joined()
-                        let event = Self.event(changedParts, id: version, name: "parts")
+                        let event = WebRenderCache.page(
+                            Self.event(changedParts, id: version, name: "parts"), token: token)
                         try await writer.write(ByteBuffer(string: PushTiming.stamp(changedAt: changedAt) + event))
                     } else {
-                        let event = Self.event(content, id: version)
+                        let event = WebRenderCache.page(Self.event(content, id: version), token: token)
                         try await writer.write(ByteBuffer(string: PushTiming.stamp(changedAt: changedAt) + event))
                     }
                 case .ping:
@@ -305,10 +310,22 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     /// One Server-Sent Event named `name` (`page`: the whole content;
     /// `parts`: changed parts) whose data is `content`.
     static func event(_ content: String, id: Int, name: String = "page") -> String {
-        let data = content.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { "data: " + $0.replacingOccurrences(of: "\r", with: "") }
-            .joined(separator: "\n")
-        return "id: \(id)\nevent: \(name)\n\(data)\n\n"
+        // Every push of every open page goes through here: one pass over
+        // the bytes, each line led by "data: ", carriage returns dropped.
+        let head = "id: \(id)\nevent: \(name)\ndata: "
+        let data = Array("\ndata: ".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(head.utf8.count + content.utf8.count + 64)
+        bytes.append(contentsOf: head.utf8)
+        for byte in content.utf8 {
+            switch byte {
+            case UInt8(ascii: "\r"): continue
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: data)
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(contentsOf: "\n\n".utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The session id the request's cookie names, if any.

@@ -147,7 +147,9 @@ actor WebSession<App: WebApplication>: TransducerHost {
     var isSettled: Bool { hasEnded || app.isSettled(storage.value) }
 
     /// The content of the current state for a page that is open
-    /// (``content()``), and when that state was written (``changedAt``).
+    /// (``content()``, without the session's token: the writer puts it in
+    /// what it sends, ``WebRenderCache/page(_:token:)``), and when that
+    /// state was written (``changedAt``).
     @inline(never)
     func push() -> (content: HTML, changedAt: Int64) {
         (content(), changedAt)
@@ -155,14 +157,15 @@ actor WebSession<App: WebApplication>: TransducerHost {
 
     /// The content of the current state, for a page that is open, led by
     /// the page's title for the script to set (`data-page-title`): the
-    /// browser's tab follows the state too.
+    /// browser's tab follows the state too. Its forms carry
+    /// ``WebContext/tokenPlaceholder``: what is sent of it gets the token
+    /// (``WebRenderCache/page(_:token:)``).
     @inline(never)
     func content() -> HTML {
         let state = storage.value
-        return sendable(
-            """
+        return """
             <template data-page-title="\(app.title(of: state))"></template>\(app.content(of: state, session: context()))
-            """)
+            """
     }
 
     /// A file the current state's page shows, if any.

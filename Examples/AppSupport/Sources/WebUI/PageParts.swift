@@ -40,36 +40,77 @@ public struct PageParts: Sendable {
     let frame: Int
     let parts: [Part]
 
-    static let opening = "<oak-part data-key=\""
-    static let closing = "</oak-part>"
+    static let opening = Array("<oak-part data-key=\"".utf8)
+    static let closing = Array("</oak-part>".utf8)
 
     /// Splits `content`; `nil` when its parts are malformed (a part inside
     /// a part, a part not closed, two parts with one key), and the page
     /// is then always sent whole.
+    ///
+    /// Every open page splits every push: the work is done on the content's
+    /// UTF-8 bytes, and hashes its bytes as they are (no Unicode
+    /// normalisation: the host renders the same text the same way).
     public init?(_ content: String) {
+        var contiguous = content
+        contiguous.makeContiguousUTF8()
+        let split = contiguous.utf8.withContiguousStorageIfAvailable { Self.split($0) } ?? nil
+        guard let (frame, found) = split else { return nil }
+        let utf8 = content.utf8
+        self.frame = frame
+        self.parts = found.map { part in
+            let lower = utf8.index(utf8.startIndex, offsetBy: part.bytes.lowerBound)
+            let upper = utf8.index(utf8.startIndex, offsetBy: part.bytes.upperBound)
+            return Part(key: part.key, hash: part.hash, range: lower..<upper)
+        }
+    }
+
+    /// The frame's hash and the parts (their byte ranges) of `bytes`, or
+    /// `nil` when its parts are malformed.
+    private static func split(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> (frame: Int, parts: [(key: String, hash: Int, bytes: Range<Int>)])? {
         var frame = Hasher()
-        var parts: [Part] = []
+        var parts: [(key: String, hash: Int, bytes: Range<Int>)] = []
         var keys: Set<String> = []
-        var rest = content.startIndex
-        while let start = content[rest...].firstRange(of: Self.opening) {
-            guard let keyEnd = content[start.upperBound...].firstIndex(of: "\""),
-                let close = content[keyEnd...].firstRange(of: Self.closing)
+        var rest = 0
+        func combine(_ hasher: inout Hasher, _ range: Range<Int>) {
+            hasher.combine(range.count)
+            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])))
+        }
+        while let start = find(opening, in: bytes, within: rest..<bytes.count) {
+            let keyStart = start + opening.count
+            guard let keyEnd = bytes[keyStart...].firstIndex(of: UInt8(ascii: "\"")),
+                let close = find(closing, in: bytes, within: keyEnd..<bytes.count),
+                // Nested parts are not parts.
+                find(opening, in: bytes, within: keyEnd..<close) == nil
             else { return nil }
-            let inner = content[keyEnd..<close.lowerBound]
-            // Nested parts are not parts.
-            guard !inner.contains(Self.opening) else { return nil }
-            let key = String(content[start.upperBound..<keyEnd])
+            let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self)
             guard keys.insert(key).inserted else { return nil }
-            frame.combine(content[rest..<start.lowerBound])
+            combine(&frame, rest..<start)
             frame.combine(key)
             var hash = Hasher()
-            hash.combine(inner)
-            parts.append(Part(key: key, hash: hash.finalize(), range: start.lowerBound..<close.upperBound))
-            rest = close.upperBound
+            combine(&hash, keyEnd..<close)
+            parts.append((key, hash.finalize(), start..<(close + closing.count)))
+            rest = close + closing.count
         }
-        frame.combine(content[rest...])
-        self.frame = frame.finalize()
-        self.parts = parts
+        combine(&frame, rest..<bytes.count)
+        return (frame.finalize(), parts)
+    }
+
+    /// Where `pattern` first starts in `bytes` within `range`, if it does.
+    private static func find(
+        _ pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, within range: Range<Int>
+    )
+        -> Int?
+    {
+        guard let first = pattern.first, range.count >= pattern.count else { return nil }
+        var index = range.lowerBound
+        let last = range.upperBound - pattern.count
+        while index <= last {
+            if bytes[index] == first, bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Whether the page has parts at all.

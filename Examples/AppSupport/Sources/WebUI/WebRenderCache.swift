@@ -64,23 +64,33 @@ public final class WebRenderCache: Sendable {
     /// `page`, rendered to share, as the session whose token is `token`
     /// gets it: every ``WebContext/tokenPlaceholder`` replaced.
     public static func page(_ page: String, token: String) -> String {
+        var page = page
+        page.makeContiguousUTF8()
         let placeholder = Array(WebContext.tokenPlaceholder.rendered.utf8)
         // Most pushes (a meeting's parts) have no form: nothing to replace.
-        guard page.utf8.contains(placeholder[0]) else { return page }
-        let replacement = Array(HTML.escape(token).utf8)
-        let bytes = Array(page.utf8)
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count + 8 * replacement.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == placeholder[0], bytes[index...].starts(with: placeholder) {
-                result.append(contentsOf: replacement)
-                index += placeholder.count
-            } else {
-                result.append(bytes[index])
-                index += 1
+        let result = page.utf8.withContiguousStorageIfAvailable { bytes -> [UInt8]? in
+            guard bytes.contains(placeholder[0]) else { return nil }
+            // A host's tokens are letters and digits: nothing to escape.
+            let isPlain = token.utf8.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
             }
+            let replacement = Array((isPlain ? token : HTML.escape(token)).utf8)
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count + 8 * replacement.count)
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == placeholder[0], bytes[index...].starts(with: placeholder) {
+                    result.append(contentsOf: replacement)
+                    index += placeholder.count
+                } else {
+                    result.append(bytes[index])
+                    index += 1
+                }
+            }
+            return result
         }
+        guard let result = result ?? nil else { return page }
         return String(decoding: result, as: UTF8.self)
     }
 }

@@ -144,6 +144,13 @@ struct WebHostTests {
         await tally.host.stop()
     }
 
+    @Test func anEventHasOneDataLinePerLineAndNoCarriageReturn() {
+        #expect(
+            WebResponder<TallyWeb>.event("a\r\nü\n\nb", id: 3, name: "parts")
+                == "id: 3\nevent: parts\ndata: a\ndata: ü\ndata: \ndata: b\n\n")
+        #expect(WebResponder<TallyWeb>.event("", id: 1) == "id: 1\nevent: page\ndata: \n\n")
+    }
+
     @Test func aRenderingSharedBySessionsCarriesEachSessionsOwnToken() async throws {
         let tally = try await TallyHost.start()
         let first = tally.client()

@@ -60,4 +60,17 @@ struct PagePartsTests {
         let previous = try #require(PageParts(HTML("<p>\(hostile)</p>\(HTML.part("note", "old"))").rendered))
         #expect(try #require(parts.changedParts(since: previous)).count == 1)
     }
+
+    @Test func partsAreFoundInTextOfAnyScriptAndAtTheEdges() throws {
+        let before = try #require(PageParts(Self.page(clock: "0:01", speaker: "Zoë 🎤", title: "日次")))
+        let content = Self.page(clock: "0:02", speaker: "Zoë 🎤", title: "日次")
+        let after = try #require(PageParts(content))
+        let changed = try #require(after.changedParts(since: before))
+        #expect(changed.map { String(content[$0]) }.first == "<oak-part data-key=\"clock\">0:02</oak-part>")
+        // A part that is the whole content; an opening cut short at the end.
+        let whole = HTML.part("all", "ü").rendered
+        #expect(try #require(PageParts(whole)).changedParts(since: try #require(PageParts(whole))) == [])
+        #expect(PageParts("<p>ü</p><oak-part data-key=\"") == nil)
+        #expect(PageParts("<p>ü</p><oak-part data-k")?.isEmpty == true)
+    }
 }
