@@ -92,7 +92,12 @@ async def main():
             return session, LATEST in page
 
         started = time.perf_counter()
-        opened = await asyncio.gather(*(reader() for _ in range(arguments.sessions)))
+        # In batches: a client holds at most 64 sessions not yet confirmed
+        # (the host's limit on first visits per address).
+        opened = []
+        for first_of_batch in range(0, arguments.sessions, 32):
+            batch = min(32, arguments.sessions - first_of_batch)
+            opened += await asyncio.gather(*(reader() for _ in range(batch)))
         readers = [session for session, _ in opened]
         kept = opened[0][1]
         print(f"{arguments.sessions} sessions on the second process, opened in {time.perf_counter() - started:.1f} s")
