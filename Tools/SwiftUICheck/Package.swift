@@ -65,7 +65,7 @@ let package = Package(
             name: "CNcurses", path: "Sources/CNcurses",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
         .target(name: "TerminalUI", dependencies: ["CNcurses", "Common", "Oak"]),
-        .target(name: "WebUI", dependencies: ["Common"]),
+        .target(name: "WebUI", dependencies: ["Common", "Oak"]),
         .target(name: "ComicsScene", dependencies: ["Oak", "Common", "TerminalUI", "WebUI", "SwiftUI"]),
         .target(name: "FavouritesScene", dependencies: ["Oak", "Common", "TerminalUI", "WebUI", "SwiftUI"]),
         .target(

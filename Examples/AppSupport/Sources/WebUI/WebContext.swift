@@ -74,14 +74,17 @@ public final class WebContext {
     /// What `render` renders, shared by every session whose page shows the
     /// same `key` while it is kept: rendered once, then reused as it is.
     ///
-    /// `key` must stand for everything `render` reads (a meeting's room and
-    /// its state, a list and its selection), and be of a type of the view's
+    /// `key` must stand for everything `render` reads (a meeting's state, a
+    /// list and its selection) and nothing of one session (a session's
+    /// rendering would be shown to another), and be of a type of the view's
     /// own, so that two views never share a key. The forms rendered inside
     /// are bound as everywhere else: a post renders the session's page again
     /// with its bindings kept, never from the cache.
     ///
     /// ```swift
-    /// context.shared(MeetingSection(room: room.id, meeting: meeting)) {
+    /// struct MeetingSection: Hashable, Sendable { let meeting: RecordMeeting.State }
+    ///
+    /// context.shared(MeetingSection(meeting: meeting)) {
     ///     meetingSection(meeting, context: context)
     /// }
     /// ```
@@ -180,7 +183,8 @@ public struct WebForm: Sendable, Hashable {
         self.fields = fields
     }
 
-    /// The intent's name (the `intent` field), or the empty string.
+    /// The key the form posted (its `intent` field: the binding it
+    /// performs, ``WebContext/bind(_:perform:)``), or the empty string.
     public var intent: String { fields["intent"] ?? "" }
 
     /// The field `name` as a positive whole number of at most 9 digits, or
