@@ -15,6 +15,24 @@ import Testing
 
 @testable import PostgresSupport
 
+@Suite("A deadline", .timeLimit(.minutes(1)))
+struct DeadlineTests {
+    @Test func aStatementThatIgnoresCancellationDoesNotHoldItsDeadline() async throws {
+        // A body that goes on for 2 s whatever its cancellation (awaiting a
+        // detached task is not cancelled with the awaiting one), as a
+        // statement on a killed connection did.
+        let start = ContinuousClock.now
+        await #expect(throws: PostgresAppDatabaseError.self) {
+            try await PostgresAppDatabase.within(.milliseconds(50)) {
+                await Task.detached { try? await Task.sleep(for: .seconds(2)) }.value
+            }
+        }
+        #expect(ContinuousClock.now - start < .seconds(1))
+        // And a body that ends in time gives its value.
+        #expect(try await PostgresAppDatabase.within(.seconds(5)) { 42 } == 42)
+    }
+}
+
 @Suite("PostgreSQL locations")
 struct PostgresLocationTests {
     @Test func aURLGivesItsPartsAndNeverPrintsThePassword() throws {
