@@ -21,15 +21,17 @@ def timing(sessions):
     """From the server's stamps on every push (OAK_WEB_PUSH_TIMING=1):
     state changed -> written and state changed -> received, in ms, as
     (p50, p99) pairs; None without stamps."""
-    written = sorted((w - c) / 1000 for s in sessions for c, w, _ in s.stamps)
-    received = sorted((r - c) / 1000 for s in sessions for c, _, r in s.stamps)
+    written = [(w - c) / 1000 for s in sessions for c, w, _ in s.stamps]
+    received = [(r - c) / 1000 for s in sessions for c, _, r in s.stamps]
     if not written:
         return None
+    return ((percentile(written, 0.5), percentile(written, 0.99)),
+            (percentile(received, 0.5), percentile(received, 0.99)), len(written))
 
-    def p(values, q):
-        return values[min(len(values) - 1, int(q * len(values)))]
 
-    return (p(written, 0.5), p(written, 0.99)), (p(received, 0.5), p(received, 0.99)), len(written)
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
 def rss_kib(pid: int) -> int:

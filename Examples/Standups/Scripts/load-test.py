@@ -50,7 +50,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = os.path.join(HERE, "..", ".build", "release", "standups")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
-from oakweb import Session, open_all, rss_kib, timing, without_stamp  # noqa: E402
+from oakweb import Session, open_all, percentile, rss_kib, timing, without_stamp  # noqa: E402
 
 # A tick's push: the whole page (data-speaker on the meeting) or, once the
 # page is open, only the parts that changed (the clock part, data-elapsed).
@@ -62,11 +62,6 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
 async def add_standup(session: Session, title: str) -> str:

@@ -228,14 +228,18 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         // page is remembered by hashes only (`PageParts`).
         let body = ResponseBody { [weak session] writer in
             guard let first = session else { return try await writer.finish(nil) }
-            var version = await first.version
             // The content carries a placeholder for the token (it may be
             // shared with other sessions): the token goes into what is sent.
-            let token = first.token
+            let token = first.tokenMarkup
+            func send(_ event: String, changedAt: Int64? = nil) async throws {
+                let event = WebRenderCache.page(event, token: token)
+                let text = changedAt.map { PushTiming.stamped(event, changedAt: $0) } ?? event
+                try await writer.write(ByteBuffer(string: text))
+            }
+            var version = await first.version
             let content = await first.content().rendered
             var sent = PageParts(content)
-            try await writer.write(
-                ByteBuffer(string: WebRenderCache.page(Self.event(content, id: version), token: token)))
+            try await send(Self.event(content, id: version))
             for await signal in signals {
                 guard let session else { break }
                 switch signal {
@@ -250,12 +254,9 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
                         // Nothing the page shows changed: nothing to send.
                         guard !changed.isEmpty else { continue }
                         let changedParts = changed.map { content[$0] }.joined()
-                        let event = WebRenderCache.page(
-                            Self.event(changedParts, id: version, name: "parts"), token: token)
-                        try await writer.write(ByteBuffer(string: PushTiming.stamp(changedAt: changedAt) + event))
+                        try await send(Self.event(changedParts, id: version, name: "parts"), changedAt: changedAt)
                     } else {
-                        let event = WebRenderCache.page(Self.event(content, id: version), token: token)
-                        try await writer.write(ByteBuffer(string: PushTiming.stamp(changedAt: changedAt) + event))
+                        try await send(Self.event(content, id: version), changedAt: changedAt)
                     }
                 case .ping:
                     try await writer.write(ByteBuffer(string: ": ping\n\n"))
@@ -313,14 +314,13 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         // Every push of every open page goes through here: one pass over
         // the bytes, each line led by "data: ", carriage returns dropped.
         let head = "id: \(id)\nevent: \(name)\ndata: "
-        let data = Array("\ndata: ".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(head.utf8.count + content.utf8.count + 64)
         bytes.append(contentsOf: head.utf8)
         for byte in content.utf8 {
             switch byte {
             case UInt8(ascii: "\r"): continue
-            case UInt8(ascii: "\n"): bytes.append(contentsOf: data)
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: "\ndata: ".utf8)  // a literal: no allocation
             default: bytes.append(byte)
             }
         }

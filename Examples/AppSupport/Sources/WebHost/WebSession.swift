@@ -29,6 +29,8 @@ actor WebSession<App: WebApplication>: TransducerHost {
     nonisolated let id: String
     /// The token every intent of this session carries.
     nonisolated let token: String
+    /// The token as it goes into a page (escaped once, for every page sent).
+    nonisolated let tokenMarkup: HTML
     /// The run's event channel.
     nonisolated let proxy: App.Root.Proxy
     /// The state of the run.
@@ -59,6 +61,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
         self.renderings = renderings
         self.id = id
         self.token = token
+        self.tokenMarkup = "\(token)"
         self.proxy = App.Root.Proxy()
         self.storage = WebSessionState(app.initialState())
     }
@@ -103,7 +106,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
 
     /// A page rendered to send, with this session's token in its forms.
     private func sendable(_ page: HTML) -> HTML {
-        HTML(trusted: WebRenderCache.page(page.rendered, token: token))
+        HTML(trusted: WebRenderCache.page(page.rendered, token: tokenMarkup))
     }
 
     // MARK: Rendering
@@ -292,9 +295,9 @@ enum PushTiming {
         Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
     }
 
-    /// The comment line that stamps a push of a state changed at
-    /// `changedAt`, or nothing when stamps are off.
-    static func stamp(changedAt: Int64) -> String {
-        isOn ? ": changed \(changedAt) written \(now())\n" : ""
+    /// `event`, led by the comment line that stamps a push of a state
+    /// changed at `changedAt` when stamps are on.
+    static func stamped(_ event: String, changedAt: Int64) -> String {
+        isOn ? ": changed \(changedAt) written \(now())\n" + event : event
     }
 }

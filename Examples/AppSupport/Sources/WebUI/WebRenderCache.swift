@@ -62,20 +62,17 @@ public final class WebRenderCache: Sendable {
     public var count: Int { entries.withLock { $0.renderings.count } }
 
     /// `page`, rendered to share, as the session whose token is `token`
-    /// gets it: every ``WebContext/tokenPlaceholder`` replaced.
-    public static func page(_ page: String, token: String) -> String {
+    /// gets it: every ``WebContext/tokenPlaceholder`` replaced. `token` is
+    /// markup (``WebContext/token``), escaped once for the session, not for
+    /// every page it is sent.
+    public static func page(_ page: String, token: HTML) -> String {
         var page = page
         page.makeContiguousUTF8()
-        let placeholder = Array(WebContext.tokenPlaceholder.rendered.utf8)
-        // Most pushes (a meeting's parts) have no form: nothing to replace.
         let result = page.utf8.withContiguousStorageIfAvailable { bytes -> [UInt8]? in
+            let placeholder = placeholderBytes
+            // Most pushes (a meeting's parts) have no form: nothing to replace.
             guard bytes.contains(placeholder[0]) else { return nil }
-            // A host's tokens are letters and digits: nothing to escape.
-            let isPlain = token.utf8.allSatisfy { byte in
-                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-            }
-            let replacement = Array((isPlain ? token : HTML.escape(token)).utf8)
+            let replacement = token.rendered.utf8
             var result: [UInt8] = []
             result.reserveCapacity(bytes.count + 8 * replacement.count)
             var index = 0
@@ -93,4 +90,7 @@ public final class WebRenderCache: Sendable {
         guard let result = result ?? nil else { return page }
         return String(decoding: result, as: UTF8.self)
     }
+
+    /// ``WebContext/tokenPlaceholder``'s bytes.
+    private static let placeholderBytes = Array(WebContext.tokenPlaceholder.rendered.utf8)
 }
