@@ -2,6 +2,8 @@
 // (`Child`), the effects that run, dismiss and send to it, and the subject that
 // turns the child's outputs into the parent's events with back pressure.
 
+import Observation
+
 #if canImport(FoundationEssentials)
 import struct FoundationEssentials.UUID
 #else
@@ -36,6 +38,32 @@ import struct Foundation.UUID
 /// The handle is a value: it identifies the child (two handles are equal
 /// when they are the same child), carries its initial state, and sends it
 /// intents through its proxy (`send(_:)`).
+///
+/// ## The child's state, kept once
+///
+/// The child's run keeps its state in the handle: ``state`` is the child's
+/// state now — its initial state until its run's first update, then the
+/// state after each update, and its last state once it has ended. There is
+/// one copy of it, the run's own; the parent does not mirror it with
+/// events of its own. Views and ``Intents`` read it through the handle:
+///
+/// ```swift
+/// case .detail(let detail):
+///     DetailView(state: detail.state, intents: Intents(for: detail, scope: Detail.scope(of:)))
+/// ```
+///
+/// ``state`` is observable (the Observation framework, where available): a
+/// host that renders inside `withObservationTracking` — SwiftUI, an
+/// ``ObservableTransducer``'s observers, a terminal or web front end — is
+/// told when a child it showed changes, although the parent's own state,
+/// which holds only the handle, has not. What the parent must *act* on is
+/// an output of the child, mapped to an event of the parent by
+/// ``Effect/run(_:env:output:)``.
+///
+/// Because the handle refers to the run's state, it is not a snapshot:
+/// reading ``state`` from two copies of the parent's state gives the same,
+/// current value. Compare what a child showed by its state, not by its
+/// handle: handles are equal when they are the same child.
 public struct Child<C: BaseTransducer>: Identifiable, Hashable {
     /// Identifies the child: the id of its proxy.
     public let id: UUID
@@ -43,13 +71,36 @@ public struct Child<C: BaseTransducer>: Identifiable, Hashable {
     public let proxy: C.Proxy
     /// The state the child starts in.
     public let initialState: C.State
+    /// Where the child's run keeps its state: the one copy.
+    @usableFromInline let storage: ChildStorage<C.State>
 
     /// A handle on a new child of type `type`, to start in `initialState`.
     public init(_ type: C.Type = C.self, initialState: C.State, proxy: C.Proxy = C.Proxy()) {
         self.proxy = proxy
         self.id = proxy.id
         self.initialState = initialState
+        self.storage = ChildStorage(initialState, isSame: nil)
     }
+
+    /// A handle on a new child of type `type`, to start in `initialState`;
+    /// an update of the child that leaves its state equal to the one before
+    /// tells no observer.
+    public init(_ type: C.Type = C.self, initialState: C.State, proxy: C.Proxy = C.Proxy())
+    where C.State: Equatable {
+        self.proxy = proxy
+        self.id = proxy.id
+        self.initialState = initialState
+        self.storage = ChildStorage(initialState, isSame: { $0 == $1 })
+    }
+
+    /// The child's state now: its initial state until its run's first
+    /// update, then the state after its latest update (kept after its run
+    /// has ended). Observable where the Observation framework is available:
+    /// reading it inside `withObservationTracking` tracks the child.
+    ///
+    /// Read it where the child runs (the parent's isolation) or anywhere
+    /// else when the state is `Sendable`: it is read under a lock.
+    public var state: C.State { storage.observedState }
 
     /// The child's send-only input.
     public var input: C.Input { proxy.input }
@@ -162,6 +213,10 @@ extension Effect {
     /// Cancelling it cancels the child's run, every operation of the child
     /// included; nothing the child outputs afterwards reaches the parent.
     ///
+    /// The child's run keeps its state in the handle (``Child/state``): it
+    /// starts from the handle's current state and writes each new state
+    /// there, where views and intents read it.
+    ///
     /// - Parameters:
     ///   - child: The handle the parent's state holds.
     ///   - env: Makes the child's environment from the parent's.
@@ -181,7 +236,7 @@ extension Effect {
         let body: (T.Env, T.Input, isolated any Actor) async throws -> Void = { parentEnv, input, isolation in
             let subject = ChildOutput<T, C.Output>(input: input, event: toParent)
             _ = try await C.run(
-                initialState: child.initialState, proxy: child.proxy, env: makeEnv(parentEnv), output: subject,
+                storage: child.storage, proxy: child.proxy, env: makeEnv(parentEnv), output: subject,
                 systemActor: isolation)
         }
         // Safety: the body, and the closures it holds, run once, in the
@@ -203,7 +258,7 @@ extension Effect {
         let body: (T.Env, T.Input, isolated any Actor) async throws -> Void = { _, input, isolation in
             let subject = ChildOutput<T, C.Output>(input: input, event: toParent)
             _ = try await C.run(
-                initialState: child.initialState, proxy: child.proxy, output: subject, systemActor: isolation)
+                storage: child.storage, proxy: child.proxy, output: subject, systemActor: isolation)
         }
         // Safety: see the effect transducer form.
         nonisolated(unsafe) let run = body
@@ -281,5 +336,82 @@ func _childEventDropped(_ error: TransducerError) {
             metadata: ["reason": "\(error)"])
     } else {
         logger.debug("An event for a child was dropped.", metadata: ["reason": "\(error)"])
+    }
+}
+
+/// Where a child's run keeps its state (``Child/state``): the run reads and
+/// writes it as its storage, views read it through the handle. Observable
+/// where the Observation framework is available: a write that changes the
+/// state tells the observers that read it.
+@usableFromInline
+final class ChildStorage<State>: Storage {
+    @usableFromInline let locked: LockedState<State>
+    @usableFromInline let isSame: ((State, State) -> Bool)?
+    /// The observation registrar's holder, where Observation is available
+    /// (macOS 14, iOS 17 and later, and every other platform).
+    @usableFromInline let observation: AnyObject?
+
+    init(_ state: State, isSame: ((State, State) -> Bool)?) {
+        locked = LockedState(state)
+        self.isSame = isSame
+        if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+            observation = ChildObservation()
+        } else {
+            observation = nil
+        }
+    }
+
+    /// The state, as the run reads and writes it: reading it is not
+    /// tracked; a write that changes it tells the observers.
+    @usableFromInline
+    var value: State {
+        get { locked.withLock { $0 } }
+        set {
+            if let isSame, isSame(value, newValue) { return }
+            if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
+                let observation = observation as? ChildObservation
+            {
+                observation.changing { locked.withLock { $0 = newValue } }
+            } else {
+                locked.withLock { $0 = newValue }
+            }
+        }
+    }
+
+    /// The state, as a view reads it: tracked by Observation.
+    @usableFromInline
+    var observedState: State {
+        if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
+            let observation = observation as? ChildObservation
+        {
+            observation.accessed()
+        }
+        return locked.withLock { $0 }
+    }
+}
+
+/// Safety (`@unchecked Sendable`): the state is `Sendable` and read and
+/// written only under the lock; `isSame` is `==` of a `Sendable` state or
+/// `nil`, and is called by the child's run only; the registrar is
+/// `Sendable`.
+extension ChildStorage: @unchecked Sendable where State: Sendable {}
+
+/// The observable side of a child's storage: one registrar, and one
+/// property that stands for the child's state.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+final class ChildObservation: Observable, Sendable {
+    private let registrar = ObservationRegistrar()
+
+    /// Stands for the child's state in the registrar.
+    var state: Void { () }
+
+    /// Tells the registrar the state was read.
+    func accessed() {
+        registrar.access(self, keyPath: \.state)
+    }
+
+    /// Tells the registrar's observers the state changes while `body` runs.
+    func changing(_ body: () -> Void) {
+        registrar.withMutation(of: self, keyPath: \.state, body)
     }
 }

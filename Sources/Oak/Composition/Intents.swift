@@ -164,6 +164,22 @@ public struct Intents<T: BaseTransducer, Scope: Hashable> {
     }
 }
 
+extension Intents {
+    /// Intents for a model of `child`'s state now (``Child/state``), sent
+    /// through its proxy, valid while the child's state stays in the scope
+    /// `scope` gives it now: a parent's view offers its child's intents
+    /// from the one copy of the child's state.
+    ///
+    /// ```swift
+    /// let intents = Intents(for: detail, scope: Detail.scope(of:))
+    /// let model = Detail.model(of: detail.state, intents: intents)
+    /// ```
+    public init(for child: Child<T>, scope: @escaping (T.State) -> Scope) {
+        let storage = child.storage
+        self.init(for: child.state, proxy: child.proxy, scope: scope) { storage.value }
+    }
+}
+
 #if canImport(Observation)
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 extension ObservableTransducer {

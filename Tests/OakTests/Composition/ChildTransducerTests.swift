@@ -5,6 +5,7 @@
 // cancellation.
 
 import Oak
+import Observation
 import Testing
 
 /// A child: counts the ticks it is told about; `.start` starts an operation
@@ -319,5 +320,121 @@ struct ChildBackPressureTests {
 
     @Test @MainActor func onAnActorToo() async throws {
         #expect(try await Self.runParentOfAFastChild() == Array(1...Self.count))
+    }
+}
+
+@Suite("Child transducers: the child's state kept once", .timeLimit(.minutes(1)))
+struct ChildStateTests {
+    /// Runs a `Screen` with an open ticker; returns the ticker's
+    /// environment, the proxy, the outputs, the recorded states, the
+    /// ticker's handle and the run. A test that starts an operation of the
+    /// ticker opens its gate before it ends: the operation ignores
+    /// cancellation, and the run waits for it.
+    func openTicker() async throws -> (
+        env: Ticker.Env, proxy: Screen.Proxy, outputs: Trace, states: Locked<[Screen.State]>, child: Child<Ticker>,
+        run: Task<Void, any Error>
+    ) {
+        let env = Ticker.Env(gates: Gates(), trace: Trace())
+        let outputs = Trace()
+        let proxy = Screen.Proxy(bufferSize: 64)
+        let states = Locked<[Screen.State]>([])
+        let run = Task {
+            try await TransducerInspection.$inspector.withValue(StateRecorder<Screen>(states: states)) {
+                _ = try await Screen.run(
+                    initialState: Screen.State(), proxy: proxy, env: env, output: Callback { outputs.append($0) })
+            }
+        }
+        try proxy.send(.open)
+        await outputs.waitFor("opened")
+        let child = try #require(states.withLock { $0.last?.tickers.first })
+        return (env, proxy, outputs, states, child, run)
+    }
+
+    @Test func theHandleReadsTheChildsStateAsItsRunWritesIt() async throws {
+        let (_, proxy, outputs, states, child, run) = try await openTicker()
+        #expect(child.state == Ticker.State(count: 0))
+        for tick in 1...3 {
+            try child.send(.tick)
+            await outputs.waitFor("ticker \(tick)")
+            #expect(child.state.count == tick)
+        }
+        // One copy: every state of the parent that holds the handle reads
+        // the child's state now, whatever it was when it was recorded.
+        let handles = states.withLock { $0.compactMap(\.tickers.first) }
+        #expect(!handles.isEmpty)
+        #expect(handles.allSatisfy { $0.state.count == 3 })
+        #expect(child.initialState.count == 0)
+
+        // Dismissed: the last state stays readable.
+        try proxy.send(.close)
+        await outputs.waitFor("closed")
+        try proxy.send(.probe(1))
+        await outputs.waitFor("probe 1")
+        #expect(child.state.count == 3)
+        proxy.cancel()
+        _ = try? await run.value
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func anObserverOfTheStateIsToldOfAChangeAndOnlyOfAChange() async throws {
+        let (env, proxy, outputs, _, child, run) = try await openTicker()
+        let told = Locked(0)
+        withObservationTracking {
+            _ = child.state
+        } onChange: {
+            told.withLock { $0 += 1 }
+        }
+        // `.start` leaves the state as it was (it is `Equatable`): no one
+        // is told. Its output is seen once the update has been written.
+        try child.send(.start(1))
+        await outputs.waitFor("ticker 0")
+        #expect(told.withLock { $0 } == 0)
+
+        // Let go, the operation ticks: the state changes.
+        env.gates.gate(1).open()
+        await outputs.waitFor("ticker 1")
+        #expect(told.withLock { $0 } == 1)
+        proxy.cancel()
+        _ = try? await run.value
+    }
+
+    @Test func intentsMadeFromTheHandleAreRefusedOnceTheChildsStateMovedOn() async throws {
+        let (_, proxy, outputs, _, child, run) = try await openTicker()
+        let intents = Intents(for: child, scope: { (state: Ticker.State) in state.count })
+        #expect(intents.stamp == 0)
+        #expect(intents(.tick)() == .sent)
+        await outputs.waitFor("ticker 1")
+        // Made at count 0, the state is at 1 now: stale.
+        #expect(intents(.tick)() == .stale)
+        let fresh = Intents(for: child, scope: { (state: Ticker.State) in state.count })
+        #expect(fresh.stamp == 1)
+        #expect(fresh(.tick)() == .sent)
+        await outputs.waitFor("ticker 2")
+        proxy.cancel()
+        _ = try? await run.value
+    }
+
+    @Test func readersOnOtherTasksSeeTheCountOnlyGrow() async throws {
+        let (_, proxy, outputs, _, child, run) = try await openTicker()
+        let count = 200
+        let readers = (0..<4).map { _ in
+            Task {
+                var last = 0
+                while last < count {
+                    let now = child.state.count
+                    if now < last { return false }
+                    last = now
+                    await Task.yield()
+                }
+                return true
+            }
+        }
+        for tick in 1...count {
+            try child.send(.tick)
+            await outputs.waitFor("ticker \(tick)")
+        }
+        for reader in readers { #expect(await reader.value) }
+        proxy.cancel()
+        _ = try? await run.value
     }
 }

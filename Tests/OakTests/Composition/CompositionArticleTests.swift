@@ -128,6 +128,14 @@ enum DocComposition {
         }
     }
 
+    /// What the kitchen's screen shows: each dish with the time its timer
+    /// has left, read from the timer's one copy of its state.
+    static func board(_ state: Kitchen.State) -> [String] {
+        state.timers.keys.sorted().compactMap { dish in
+            state.timers[dish].map { "\(dish): \($0.state.remaining) s" }
+        }
+    }
+
     /// The loader of the article "State-scoped actions".
     enum Loader: EffectTransducer {
         enum State: NonTerminal, Equatable {
@@ -180,12 +188,15 @@ enum DocComposition {
         }
     }
 
-    /// Writes each state of the kitchen to a trace, for the tests.
+    /// Writes each state of the kitchen to a trace, for the tests, and
+    /// keeps every timer's handle it saw.
     struct KitchenInspector: TransducerInspector {
         let trace: Trace
+        let handles = Locked<[String: Child<KitchenTimer>]>([:])
 
         func record<T: BaseTransducer>(_ record: InspectionRecord<T>, of run: RunID) {
             if case .state(let state as Kitchen.State) = record {
+                handles.withLock { $0.merge(state.timers) { old, _ in old } }
                 trace.append("timers \(state.timers.keys.sorted()) done \(state.done)")
             }
         }
@@ -198,8 +209,9 @@ enum DocComposition {
             let trace = Trace()
             let proxy = Kitchen.Proxy(bufferSize: 16)
             let env = KitchenTimer.Env(clock: SleepRecordingClock(base: clock, trace: trace))
+            let inspector = KitchenInspector(trace: trace)
             let run = Task {
-                try await TransducerInspection.$inspector.withValue(KitchenInspector(trace: trace)) {
+                try await TransducerInspection.$inspector.withValue(inspector) {
                     try await Kitchen.run(initialState: Kitchen.State(), proxy: proxy, env: env)
                 }
             }
@@ -211,6 +223,8 @@ enum DocComposition {
             try proxy.send(.start("tea", seconds: 3))
             try proxy.send(.start("eggs", seconds: 5))
             await trace.waitFor("timers [\"eggs\", \"tea\"] done []")
+            // Before their first tick, the board reads each timer's state.
+            #expect(board(Kitchen.State(timers: inspector.handles.withLock { $0 })) == ["eggs: 5 s", "tea: 3 s"])
             await sleeps(2)
             await clock.advance(by: .seconds(1))
             await sleeps(4)
@@ -219,6 +233,9 @@ enum DocComposition {
             // Tea's third tick ends it; eggs sleeps once more.
             await clock.advance(by: .seconds(1))
             await trace.waitFor("timers [\"eggs\"] done [\"tea\"]")
+            // The kitchen dropped tea's handle once it said 0; the handle
+            // still reads the timer's last state, its one copy.
+            #expect(inspector.handles.withLock { $0["tea"] }?.state.remaining == 0)
             await sleeps(7)
             try proxy.send(.cancel("eggs"))
             await trace.waitFor("timers [] done [\"tea\"]")

@@ -161,7 +161,8 @@ public final class TerminalFrontEnd {
     /// after, whatever happens.
     ///
     /// Draws `screen` of the host's state whenever what it shows changes:
-    /// the state, the terminal's size, or the frame of an animation, which
+    /// the state, the state of a child run it reads through its handle
+    /// (`Child.state`), the terminal's size, or the frame of an animation, which
     /// ticks while `isAnimating` says so. Each key goes to the binding the
     /// screen shown offers for it; the next key is read once that binding
     /// has returned. Ctrl-Z suspends the program and redraws it when it is
@@ -173,7 +174,7 @@ public final class TerminalFrontEnd {
         _ host: ObservableTransducer<T>,
         isAnimating: @escaping (T.State) -> Bool = { _ in false },
         screen: @escaping (T.State, ScreenContext) -> Screen
-    ) async throws(TerminalError) where T.State: Equatable {
+    ) async throws(TerminalError) {
         try terminal.start()
         defer { terminal.stop() }
         let (inputs, continuation) = AsyncStream<TerminalInput>.makeStream()
@@ -183,14 +184,27 @@ public final class TerminalFrontEnd {
         var frame = 0
         var animation: Task<Void, Never>?
         defer { animation?.cancel() }
-        var shown: (state: T.State, context: ScreenContext)?
+        var shown: (canvas: Canvas, context: ScreenContext)?
         var current = Screen(canvas: Canvas(width: 1, height: 1), bindings: [])
         var forceRedraw = true
 
-        /// Draws the screen if what it shows has changed, and asks to be told
-        /// of the next change of the host.
+        /// Builds the screen of the host's state and draws it if it differs
+        /// from the one shown, and asks to be told of the next change of
+        /// anything the screen read: the host's state, and the state of
+        /// each child run it showed (``Oak/Child/state``), which changes
+        /// without the host's.
         func redraw() {
-            let animating = isAnimating(host.state)
+            let (width, height) = terminal.size
+            let (animating, next, context) = withObservationTracking {
+                _ = host.isRunning
+                let state = host.state
+                let animating = isAnimating(state)
+                let context = ScreenContext(
+                    width: width, height: height, frame: animating ? frame : 0, imageProtocol: terminal.imageProtocol)
+                return (animating, screen(state, context), context)
+            } onChange: {
+                continuation.yield(.changed)
+            }
             if animating, animation == nil {
                 animation = Task { [clock, frameInterval] in
                     while true {
@@ -207,21 +221,10 @@ public final class TerminalFrontEnd {
                 animation = nil
                 frame = 0
             }
-            let (width, height) = terminal.size
-            let context = ScreenContext(
-                width: width, height: height, frame: frame, imageProtocol: terminal.imageProtocol)
-            let state = withObservationTracking {
-                _ = host.isRunning
-                return host.state
-            } onChange: {
-                continuation.yield(.changed)
-            }
-            var hasChanged = true
-            if let shown { hasChanged = shown.state != state || shown.context != context }
-            if forceRedraw || hasChanged {
-                current = screen(state, context)
-                terminal.draw(current.canvas)
-                shown = (state, context)
+            current = next
+            if forceRedraw || shown?.canvas != next.canvas || shown?.context != context {
+                terminal.draw(next.canvas)
+                shown = (next.canvas, context)
                 forceRedraw = false
             }
         }

@@ -3,12 +3,15 @@
 // storage, `WebSessionState`, which the run reads and writes on the actor),
 // renders its states
 // with the app's views, performs the intents its forms post, and tells the
-// session's open pages when the state changes. Every change of state comes
-// from the transducers; the session only reads the state and invokes
-// intents of models derived from it.
+// session's open pages when the state changes — the root's, or that of a
+// child run a page read through its handle (`Child.state`, observed with
+// `withObservationTracking`). Every change of state comes from the
+// transducers; the session only reads the state and invokes intents of
+// models derived from it.
 
 import Foundation
 import Oak
+import Observation
 import WebUI
 
 /// What an open page of a session is sent.
@@ -119,14 +122,16 @@ actor WebSession<App: WebApplication>: TransducerHost {
     @inline(never)
     func page() -> HTML {
         let state = storage.value
-        return sendable(
-            WebPage.document(title: app.title(of: state), content: app.content(of: state, session: context())))
+        return tracked {
+            sendable(
+                WebPage.document(title: app.title(of: state), content: app.content(of: state, session: context())))
+        }
     }
 
     /// The whole page, once the app has settled or `timeout` has passed on
     /// `clock`, whichever comes first: a new session's first response.
     func settledPage(within timeout: Duration, clock: any Clock<Duration>) async -> HTML {
-        if !app.isSettled(storage.value), !hasEnded, timeout > .zero {
+        if !isSettled, timeout > .zero {
             let changes = listen(isPage: false)
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -146,8 +151,9 @@ actor WebSession<App: WebApplication>: TransducerHost {
     }
 
     /// Whether the current state is settled (or the run has ended: nothing
-    /// will settle any more).
-    var isSettled: Bool { hasEnded || app.isSettled(storage.value) }
+    /// will settle any more). Tracked: a child's state it read changing
+    /// tells the listeners.
+    var isSettled: Bool { hasEnded || tracked { app.isSettled(storage.value) } }
 
     /// The content of the current state for a page that is open
     /// (``content()``, without the session's token: the writer puts it in
@@ -166,9 +172,30 @@ actor WebSession<App: WebApplication>: TransducerHost {
     @inline(never)
     func content() -> HTML {
         let state = storage.value
-        return """
+        return tracked {
+            """
             <template data-page-title="\(app.title(of: state))"></template>\(app.content(of: state, session: context()))
             """
+        }
+    }
+
+    /// What `body` reads of the state, tracked: when a child's state it
+    /// read (``Oak/Child/state``) changes — which leaves the root's state as
+    /// it was — the open pages are told as for a change of the root.
+    ///
+    /// Each rendering tracks anew; a tracking ends at the first change it
+    /// is told of, so a child that is not shown any more is forgotten at
+    /// its next change.
+    private func tracked<R>(_ body: () -> R) -> R {
+        withObservationTracking(body) { [weak self] in
+            Task { await self?.readStateChanged() }
+        }
+    }
+
+    /// A child's state that a page read has changed.
+    private func readStateChanged() {
+        guard !hasEnded else { return }
+        stateDidChange()
     }
 
     /// A file the current state's page shows, if any.

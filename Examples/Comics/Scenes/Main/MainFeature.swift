@@ -1,8 +1,9 @@
 // The root feature: which scene is shown, the help screen, the number
 // being typed after "g", and quitting are all state here. It runs the
 // Comics feature for as long as the app runs and the Favourites feature
-// exactly while its scene is shown, as children bound to its state; their
-// outputs come back as events.
+// exactly while its scene is shown, as children bound to its state. Their
+// states are kept once, in their handles (`Child.state`); what Main acts
+// on comes back as events.
 
 import ComicsScene
 import FavouritesScene
@@ -26,14 +27,12 @@ public enum Main: EffectTransducer {
         public var isHelpShown: Bool
         /// The digits typed after "g" (go to number), while typing.
         public var prompt: String?
-        /// The Comics feature's run, from `start` on.
+        /// The Comics feature's run, from `start` on; its state is
+        /// `comics.state`.
         public var comics: Child<Comics>?
-        /// The Comics feature's state, as it last reported it.
-        public var comicsState: Comics.State
-        /// The Favourites feature's run, while its scene is shown.
+        /// The Favourites feature's run, while its scene is shown; its
+        /// state is `favourites.state`.
         public var favourites: Child<Favourites>?
-        /// The Favourites feature's state, as it last reported it.
-        public var favouritesState: Favourites.State
         /// Whether the user has quit.
         public var hasQuit: Bool
         /// Whether the user has asked to quit while favourite marks are on
@@ -44,8 +43,6 @@ public enum Main: EffectTransducer {
         public init() {
             scene = .comics
             isHelpShown = false
-            comicsState = Comics.State()
-            favouritesState = Favourites.State()
             hasQuit = false
             isQuitting = false
         }
@@ -79,10 +76,9 @@ public enum Main: EffectTransducer {
         case submitGoTo
         /// Stop typing a number.
         case cancelGoTo
-        /// The Comics feature changed.
-        case comicsChanged(Comics.State)
-        /// The Favourites feature changed.
-        case favouritesChanged(Favourites.State)
+        /// The Comics feature has no favourite marks on their way to the
+        /// store (it says so after each of its updates that leaves none).
+        case marksStored
         /// The Favourites feature asked to show comic `n`.
         case openComic(Int)
     }
@@ -108,10 +104,9 @@ public enum Main: EffectTransducer {
     // ObservableTransducer, a web session), so the run keeps no copy of its
     // 500-byte state as an output in its frame.
 
-    /// Every event is processed before its sender goes on: the features'
-    /// outputs (their new states) are part of Main's state once they have
-    /// been delivered, so an intent performed on a feature returns with the
-    /// app showing its result (a terminal reads the next key in it).
+    /// Every event is processed before its sender goes on: an intent of
+    /// Main returns with the app showing its result (a terminal reads the
+    /// next key in it).
     public typealias Proxy = SyncSuspendingProxy<Event>
 
     /// Whether the app shows what it was asked for, with nothing it shows
@@ -121,9 +116,9 @@ public enum Main: EffectTransducer {
     public static func isSettled(_ state: State) -> Bool {
         switch state.scene {
         case .comics:
-            state.comics != nil && state.comicsState.isSettled
+            state.comics?.state.isSettled ?? false
         case .favourites:
-            state.favourites != nil && state.favouritesState.phase != .loading
+            state.favourites.map { $0.state.phase != .loading } ?? false
         }
     }
 
@@ -143,16 +138,15 @@ public enum Main: EffectTransducer {
             state.scene = .favourites
             state.isHelpShown = false
             if state.favourites == nil {
-                state.favouritesState = Favourites.State()
                 state.favourites = Child(
-                    Favourites.self, initialState: state.favouritesState, proxy: Favourites.Proxy(bufferSize: 32))
+                    Favourites.self, initialState: Favourites.State(), proxy: Favourites.Proxy(bufferSize: 32))
             }
         case .toggleHelp:
             state.isHelpShown.toggle()
         case .quit:
             // Marks the store has not taken yet are written first; asked
             // again, the app quits at once.
-            if state.comicsState.favouriteChanges.isEmpty || state.isQuitting {
+            if state.comics?.state.favouriteChanges.isEmpty ?? true || state.isQuitting {
                 state.hasQuit = true
             } else {
                 state.isQuitting = true
@@ -175,12 +169,8 @@ public enum Main: EffectTransducer {
             }
         case .cancelGoTo:
             state.prompt = nil
-        case .comicsChanged(let comics):
-            state.comicsState = comics
-            if state.isQuitting, comics.favouriteChanges.isEmpty { state.hasQuit = true }
-        case .favouritesChanged(let favourites):
-            guard state.favourites != nil else { break }
-            state.favouritesState = favourites
+        case .marksStored:
+            if state.isQuitting { state.hasQuit = true }
         case .openComic(let number):
             // Opened from the favourites' list only.
             guard state.scene == .favourites else { break }
@@ -197,7 +187,7 @@ public enum Main: EffectTransducer {
             \.comicsChildren, from: before, to: state,
             start: { child in
                 .combine(
-                    .run(child, env: { $0.comics }, output: { .comicsChanged($0) }),
+                    .run(child, env: { $0.comics }, output: { $0.favouriteChanges.isEmpty ? .marksStored : nil }),
                     .send(.start, to: child))
             })
         {
@@ -211,7 +201,7 @@ public enum Main: EffectTransducer {
                         child, env: { $0.favourites },
                         output: { output in
                             switch output {
-                            case .changed(let favourites): .favouritesChanged(favourites)
+                            case .changed: nil
                             case .open(let number): .openComic(number)
                             }
                         }),

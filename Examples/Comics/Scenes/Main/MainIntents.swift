@@ -32,20 +32,21 @@ public struct MainIntents {
     public var comics: Intents<Comics, Comics.Phase>?
     /// The Favourites feature's intents, while it runs.
     public var favourites: Intents<Favourites, Favourites.State>?
+    /// The Comics feature's state these intents were made from.
+    let comicsState: Comics.State?
+    /// The Favourites feature's state these intents were made from.
+    let favouritesState: Favourites.State?
 
     /// The intents of a view of `state`, sent through `proxy` (Main's) and
-    /// the children's handles in `state`; each checks itself against the
-    /// state `current` reads, the latest the run reported.
+    /// the children's handles in `state`; Main's check themselves against
+    /// the state `current` reads, the latest the run wrote, the children's
+    /// against their own state now (``Child/state``).
     public init(for state: Main.State, proxy: Main.Proxy, current: @escaping () -> Main.State) {
         main = Intents(for: state, proxy: proxy, scope: Main.scope(of:), current: current)
-        comics = state.comics.map { child in
-            Intents(for: state.comicsState, proxy: child.proxy, scope: Comics.scope(of:)) { current().comicsState }
-        }
-        favourites = state.favourites.map { child in
-            Intents(for: state.favouritesState, proxy: child.proxy, scope: Favourites.scope(of:)) {
-                current().favouritesState
-            }
-        }
+        comicsState = state.comics?.state
+        favouritesState = state.favourites?.state
+        comics = state.comics.map { Intents(for: $0, scope: Comics.scope(of:)) }
+        favourites = state.favourites.map { Intents(for: $0, scope: Favourites.scope(of:)) }
     }
 
     /// Opens comic `number` from the favourites' list: offered while the
@@ -59,13 +60,15 @@ public struct MainIntents {
     /// the feature runs: no Comics intent is offered from another scene.
     public func comicsModel(_ state: Main.State) -> ComicsModel? {
         guard state.scene == .comics else { return nil }
-        return comics.map { Comics.model(of: state.comicsState, intents: $0) }
+        guard let comics, let comicsState else { return nil }
+        return Comics.model(of: comicsState, intents: comics)
     }
 
     /// The Favourites feature's model of `state`, while its scene is shown
     /// (the feature runs exactly then).
     public func favouritesModel(_ state: Main.State) -> FavouritesModel? {
         guard state.scene == .favourites else { return nil }
-        return favourites.map { Favourites.model(of: state.favouritesState, intents: $0) }
+        guard let favourites, let favouritesState else { return nil }
+        return Favourites.model(of: favouritesState, intents: favourites)
     }
 }

@@ -32,7 +32,7 @@ public final class MainTerminalApp {
         let host = ObservableTransducer<Main>(initialState: Main.State(), env: env) { ending = $0 }
         await host.proxy.send(.start)
         do {
-            try await frontEnd.run(host, isAnimating: { $0.comicsState.phase.isLoading }) { state, context in
+            try await frontEnd.run(host, isAnimating: { $0.comics?.state.phase.isLoading ?? false }) { state, context in
                 MainTerminalView.screen(state, host: host, context: context)
             }
         } catch {

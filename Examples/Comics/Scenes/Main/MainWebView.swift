@@ -62,7 +62,8 @@ public enum MainWebView {
 
     /// The image at `path` the page of `state` shows, if any.
     public static func image(at path: String, in state: Main.State) -> Data? {
-        state.scene == .comics ? ComicsWebView.image(at: path, in: state.comicsState) : nil
+        guard state.scene == .comics, let comics = state.comics else { return nil }
+        return ComicsWebView.image(at: path, in: comics.state)
     }
 
     /// The app's own style rules (after the web host's base style).
@@ -86,7 +87,7 @@ public enum MainWebView {
         let subtitle: String
         switch state.scene {
         case .comics:
-            if let comic = state.comicsState.shownComic {
+            if let comic = state.comics?.state.shownComic {
                 let title = comic.title.plainText
                 subtitle = title.isEmpty ? "#\(comic.number)" : title
             } else {

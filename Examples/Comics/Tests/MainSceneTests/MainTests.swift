@@ -36,9 +36,23 @@ final class MainHarness {
         for waiter in waiters {
             // Each continuation is resumed exactly once: here, when its
             // condition holds, and then it leaves the list.
-            if waiter.condition(state) { waiter.continuation.resume() } else { waiting.append(waiter) }
+            if holds(waiter.condition) { waiter.continuation.resume() } else { waiting.append(waiter) }
         }
         waiters = waiting
+    }
+
+    /// Whether `condition` holds of the state now; what it read of the
+    /// children's states (`Child.state`, which changes without Main's
+    /// state) is tracked, and its change checks the waiters again.
+    private func holds(_ condition: (Main.State) -> Bool) -> Bool {
+        withObservationTracking {
+            condition(state)
+        } onChange: {
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                self.report(self.state)
+            }
+        }
     }
 
     /// Sends `event` and waits until `condition` holds of the state.
@@ -50,7 +64,7 @@ final class MainHarness {
     /// Waits until the run reports a state for which `condition` holds (the
     /// suite's time limit bounds it).
     func waitFor(_ condition: @escaping (Main.State) -> Bool) async {
-        guard !condition(state) else { return }
+        guard !holds(condition) else { return }
         await withCheckedContinuation { waiters.append((condition, $0)) }
     }
 
@@ -74,7 +88,7 @@ final class ReportingStorage: @preconcurrency Storage {
 struct MainTests {
     @Test func theComicsFeatureStartsAndShowsTheLatest() async throws {
         let app = MainHarness()
-        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
+        try await app.send(.start) { $0.comics?.state.phase == .showing(.mock(10)) }
         #expect(app.state.comics != nil)
         #expect(app.state.favourites == nil)
         await app.end()
@@ -82,8 +96,8 @@ struct MainTests {
 
     @Test func favouritesRunOnlyWhileTheirSceneIsShown() async throws {
         let app = MainHarness()
-        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
-        try await app.send(.showFavourites) { $0.favouritesState.favourites.count == 3 }
+        try await app.send(.start) { $0.comics?.state.phase == .showing(.mock(10)) }
+        try await app.send(.showFavourites) { $0.favourites?.state.favourites.count == 3 }
         let child = try #require(app.state.favourites)
         try await app.send(.showComics) { $0.favourites == nil }
         // The parent's run awaits its children's: once it has ended, the
@@ -94,13 +108,13 @@ struct MainTests {
 
     @Test func openingAFavouriteShowsItInTheComicsScene() async throws {
         let app = MainHarness()
-        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
-        try await app.send(.showFavourites) { $0.favouritesState.favourites.count == 3 }
+        try await app.send(.start) { $0.comics?.state.phase == .showing(.mock(10)) }
+        try await app.send(.showFavourites) { $0.favourites?.state.favourites.count == 3 }
         let favourites = try #require(app.state.favourites)
         try favourites.send(.down)  // #2
-        await app.waitFor { $0.favouritesState.selection == 1 }
+        await app.waitFor { $0.favourites?.state.selection == 1 }
         try favourites.send(.open)
-        await app.waitFor { $0.scene == .comics && $0.comicsState.phase == .showing(.mock(2)) }
+        await app.waitFor { $0.scene == .comics && $0.comics?.state.phase == .showing(.mock(2)) }
         #expect(app.state.favourites == nil)
         await app.end()
     }
@@ -116,16 +130,16 @@ struct MainTests {
 
     @Test func aNumberIsTypedThenOpened() async throws {
         let app = MainHarness()
-        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
+        try await app.send(.start) { $0.comics?.state.phase == .showing(.mock(10)) }
         try await app.send(.beginGoTo) { $0.prompt == "" }
         try await app.send(.typeDigit(7)) { $0.prompt == "7" }
-        try await app.send(.submitGoTo) { $0.prompt == nil && $0.comicsState.phase == .showing(.mock(7)) }
+        try await app.send(.submitGoTo) { $0.prompt == nil && $0.comics?.state.phase == .showing(.mock(7)) }
         await app.end()
     }
 
     @Test func quittingEndsTheRunAndEveryChild() async throws {
         let app = MainHarness()
-        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
+        try await app.send(.start) { $0.comics?.state.phase == .showing(.mock(10)) }
         try await app.send(.quit) { $0.hasQuit }
         #expect(app.state.comics == nil)
         await app.end()
@@ -133,7 +147,7 @@ struct MainTests {
 
     @Test func theScreenOffersTheKeysOfTheStateShown() async throws {
         let app = MainHarness()
-        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
+        try await app.send(.start) { $0.comics?.state.phase == .showing(.mock(10)) }
         let state = app.state
         #expect(state.comics != nil)
         let intents = MainIntents(for: state, proxy: app.proxy) { app.state }
@@ -144,7 +158,7 @@ struct MainTests {
         #expect(!text.contains("→/n next"))  // #10 is the latest
         let previous = try #require(screen.binding(for: .left))
         await previous.action()
-        await app.waitFor { $0.comicsState.phase == .showing(.mock(9)) }
+        await app.waitFor { $0.comics?.state.phase == .showing(.mock(9)) }
         await app.end()
     }
 
@@ -155,7 +169,7 @@ struct MainTests {
     @Test func eachKeyIsReadInTheStateThePreviousOneLedTo() async throws {
         let host = ObservableTransducer<Main>(initialState: Main.State(), env: .mock)
         await host.proxy.send(.start)
-        await Self.until(host) { $0.comicsState.phase == .showing(.mock(10)) }
+        await Self.until(host) { $0.comics?.state.phase == .showing(.mock(10)) }
         // Without waiting between keys, the digits would be read outside the
         // prompt "g" opens, where they mean nothing.
         for (key, prompt): (Key, String?) in [
@@ -165,7 +179,7 @@ struct MainTests {
             #expect(host.state.prompt == prompt, "after \(key)")
         }
         // The mock has comics 1 to 10: #13 is refused by the Comics feature.
-        await Self.until(host) { $0.comicsState.notice == .outOfRange(13, latest: 10) }
+        await Self.until(host) { $0.comics?.state.notice == .outOfRange(13, latest: 10) }
         host.cancel()
     }
 
@@ -177,14 +191,14 @@ struct MainTests {
         let env = Main.Env.mock
         let host = ObservableTransducer<Main>(initialState: Main.State(), env: env)
         await host.proxy.send(.start)
-        await Self.until(host) { $0.comicsState.phase == .showing(.mock(10)) }
+        await Self.until(host) { $0.comics?.state.phase == .showing(.mock(10)) }
         for press in 1...21 {
             await Self.press(.character("f"), host)
-            #expect(host.state.comicsState.isFavourite == (press % 2 == 1), "after press \(press)")
+            #expect(host.state.comics?.state.isFavourite == (press % 2 == 1), "after press \(press)")
         }
         // The writes catch up: the last one stored is the mark shown.
-        await Self.until(host) { $0.comicsState.favouriteChanges.isEmpty }
-        #expect(host.state.comicsState.isFavourite)
+        await Self.until(host) { $0.comics?.state.favouriteChanges.isEmpty == true }
+        #expect(host.state.comics?.state.isFavourite == true)
         #expect(try await env.comics.isFavourite(10))
         host.cancel()
     }
@@ -202,7 +216,7 @@ struct MainTests {
         }
         let host = ObservableTransducer<Main>(initialState: Main.State(), env: env)
         await host.proxy.send(.start)
-        await Self.until(host) { $0.comicsState.phase == .showing(.mock(10)) }
+        await Self.until(host) { $0.comics?.state.phase == .showing(.mock(10)) }
         await Self.press(.character("f"), host)
         await Self.press(.character("q"), host)
         #expect(host.state.isQuitting)
@@ -227,14 +241,17 @@ struct MainTests {
     /// this actor, and each change is observed.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     static func until(_ host: ObservableTransducer<Main>, _ condition: @escaping (Main.State) -> Bool) async {
-        while !condition(host.state) {
-            await withCheckedContinuation { continuation in
-                withObservationTracking {
-                    _ = host.state
-                } onChange: {
-                    continuation.resume()
-                }
+        // The condition is checked inside the tracking: what it reads of
+        // a child's state (`Child.state`) is observed too.
+        while true {
+            let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let holds = withObservationTracking {
+                condition(host.state)
+            } onChange: {
+                changed.yield()
             }
+            if holds { return }
+            for await _ in changes { break }
         }
     }
 }

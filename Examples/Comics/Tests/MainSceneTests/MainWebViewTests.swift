@@ -16,8 +16,7 @@ import WebUI
 /// that is not running (its proxy only buffers what it is sent).
 private func comicsScene(_ comics: Comics.State) -> Main.State {
     var state = Main.State()
-    state.comics = Child(Comics.self, initialState: Comics.State(), proxy: Comics.Proxy(bufferSize: 8))
-    state.comicsState = comics
+    state.comics = Child(Comics.self, initialState: comics, proxy: Comics.Proxy(bufferSize: 8))
     return state
 }
 
@@ -26,7 +25,6 @@ private func favouritesScene(_ favourites: Favourites.State) -> Main.State {
     var state = comicsScene(Comics.State(phase: .showing(.mock(10)), latest: 10))
     state.scene = .favourites
     state.favourites = Child(Favourites.self, initialState: favourites, proxy: Favourites.Proxy(bufferSize: 8))
-    state.favouritesState = favourites
     return state
 }
 
@@ -172,9 +170,8 @@ struct MainWebViewTests {
 
     @Test func everyKeyIsBoundOnce() {
         let comics = WebContext(token: "token")
-        _ = MainWebView.content(
-            comicsScene(Comics.State(phase: .showing(.mock(5)), latest: 10)), intents: intents(comicsScene(.init())),
-            context: comics)
+        let shown = comicsScene(Comics.State(phase: .showing(.mock(5)), latest: 10))
+        _ = MainWebView.content(shown, intents: intents(shown), context: comics)
         #expect(comics.duplicateKeys.isEmpty)
         #expect(comics.keys.isSuperset(of: ["comics.next", "comics.previous", "comics.goTo", "main.showFavourites"]))
         let favourites = WebContext(token: "token")
@@ -199,20 +196,20 @@ struct MainWebViewTests {
 struct MainWebViewRunTests {
     @Test func aPostedIntentReachesTheRun() async throws {
         let app = MainHarness()
-        try await app.send(.start) { $0.comicsState.phase == .showing(.mock(10)) }
+        try await app.send(.start) { $0.comics?.state.phase == .showing(.mock(10)) }
         func perform(_ key: String) -> IntentResult? {
             let state = app.state
             let intents = MainIntents(for: state, proxy: app.proxy) { app.state }
             return MainWebView.perform(key, state: state, intents: intents)
         }
         #expect(perform("comics.previous") == .sent)
-        await app.waitFor { $0.comicsState.phase == .showing(.mock(9)) }
+        await app.waitFor { $0.comics?.state.phase == .showing(.mock(9)) }
         #expect(perform("comics.next") == .sent)
-        await app.waitFor { $0.comicsState.phase == .showing(.mock(10)) }
+        await app.waitFor { $0.comics?.state.phase == .showing(.mock(10)) }
         #expect(perform("main.showFavourites") == .sent)
-        await app.waitFor { $0.scene == .favourites && $0.favouritesState.favourites.count == 3 }
+        await app.waitFor { $0.scene == .favourites && $0.favourites?.state.favourites.count == 3 }
         #expect(perform("main.openComic:2") == .sent)
-        await app.waitFor { $0.scene == .comics && $0.comicsState.phase == .showing(.mock(2)) }
+        await app.waitFor { $0.scene == .comics && $0.comics?.state.phase == .showing(.mock(2)) }
         await app.end()
     }
 }
