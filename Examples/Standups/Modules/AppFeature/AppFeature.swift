@@ -39,10 +39,9 @@ public enum AppFeature: EffectTransducer {
 
     /// The app's state.
     public struct State: Terminable, Equatable, Sendable {
-        /// The provider's run, from `start` on.
+        /// The provider's run, from `start` on; its state, the stand-ups,
+        /// is ``data``.
         public var provider: Child<StandupsProvider>?
-        /// The provider's state, as it last reported it: the stand-ups.
-        public var data: StandupsProvider.State
         /// The list (the bottom of the stack).
         public var list: StandupsList.State
         /// The screens over the list, the top one last.
@@ -56,7 +55,6 @@ public enum AppFeature: EffectTransducer {
         /// The app before `start`.
         public init() {
             provider = nil
-            data = StandupsProvider.State()
             list = StandupsList.State()
             path = []
             isQuitting = false
@@ -65,6 +63,10 @@ public enum AppFeature: EffectTransducer {
 
         /// The app ends when the user quits.
         public var isTerminal: Bool { hasQuit }
+
+        /// The stand-ups: the provider's state, read from its one copy
+        /// (``Oak/Child/state``); before `start`, an empty provider's.
+        public var data: StandupsProvider.State { provider?.state ?? StandupsProvider.State() }
 
         /// The screen on top, if any (else the list is shown).
         public var top: Screen? { path.last }
@@ -85,8 +87,9 @@ public enum AppFeature: EffectTransducer {
     public enum Event: Equatable, Sendable {
         /// Start the provider (load the stand-ups).
         case start
-        /// The provider's state.
-        case provider(StandupsProvider.State)
+        /// The provider's state changed (``State/data`` reads it): every
+        /// screen follows it.
+        case providerChanged
         /// An event of the list.
         case list(StandupsList.Event)
         /// Open a stand-up's screen.
@@ -153,7 +156,7 @@ public enum AppFeature: EffectTransducer {
         }
         if let change = Self.Effect.children(
             \.providerChildren, from: before, to: state,
-            start: { child in .run(child, env: { $0.standups }, output: { .provider($0) }) })
+            start: { child in .run(child, env: { $0.standups }, output: { _ in .providerChanged }) })
         {
             effects.insert(change, at: 0)
         }
@@ -182,10 +185,9 @@ public enum AppFeature: EffectTransducer {
                 StandupsProvider.self, initialState: StandupsProvider.State(),
                 proxy: StandupsProvider.Proxy(bufferSize: 64, initialEvent: .load))
             state.provider = provider
-        case .provider(let data):
-            state.data = data
+        case .providerChanged:
             followProvider(&state, &effects)
-            if state.isQuitting, data.isSaved { state.hasQuit = true }
+            if state.isQuitting, state.data.isSaved { state.hasQuit = true }
         case .list(let event):
             guard state.path.isEmpty else { return }
             if let added = StandupsList.update(&state.list, event: event) {
