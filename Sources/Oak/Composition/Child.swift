@@ -343,16 +343,28 @@ func _childEventDropped(_ error: TransducerError) {
 /// writes it as its storage, views read it through the handle. Observable
 /// where the Observation framework is available: a write that changes the
 /// state tells the observers that read it.
+///
+/// Until someone reads ``observedState`` (a view, intents), a write is a
+/// plain store under the lock: a child nobody shows costs its run two
+/// uncontended locks per update, and no registrar.
 @usableFromInline
 final class ChildStorage<State>: Storage {
-    @usableFromInline let locked: LockedState<State>
+    @usableFromInline
+    struct Slot {
+        @usableFromInline var state: State
+        /// Whether a view has read the state: from then on, writes that
+        /// change it tell the registrar.
+        @usableFromInline var isObserved = false
+    }
+
+    @usableFromInline let locked: LockedState<Slot>
     @usableFromInline let isSame: ((State, State) -> Bool)?
     /// The observation registrar's holder, where Observation is available
     /// (macOS 14, iOS 17 and later, and every other platform).
     @usableFromInline let observation: AnyObject?
 
     init(_ state: State, isSame: ((State, State) -> Bool)?) {
-        locked = LockedState(state)
+        locked = LockedState(Slot(state: state))
         self.isSame = isSame
         if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
             observation = ChildObservation()
@@ -361,44 +373,65 @@ final class ChildStorage<State>: Storage {
         }
     }
 
-    /// The state, as the run reads and writes it: reading it is not
-    /// tracked; a write that changes it tells the observers.
-    @usableFromInline
+    /// The state, as the run reads and writes it — the run only: it is
+    /// the one writer, and reads it without the lock between its own
+    /// writes. Reading it is not tracked; a write that changes a state a
+    /// view has read tells the observers.
+    @inlinable
     var value: State {
-        get { locked.withLock { $0 } }
+        get { locked.unlockedValueOfTheOneWriter.state }
         set {
-            if let isSame, isSame(value, newValue) { return }
+            // Unobserved, the write is done here; observed, a write that
+            // changes nothing is dropped, and one that changes the state is
+            // announced (`willSet`) before it is made.
+            let mustAnnounce = locked.withLock { slot -> Bool in
+                guard slot.isObserved else {
+                    slot.state = newValue
+                    return false
+                }
+                if let isSame, isSame(slot.state, newValue) { return false }
+                return true
+            }
+            guard mustAnnounce else { return }
             if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
                 let observation = observation as? ChildObservation
             {
-                observation.changing { locked.withLock { $0 = newValue } }
+                observation.changing { locked.withLock { $0.state = newValue } }
             } else {
-                locked.withLock { $0 = newValue }
+                locked.withLock { $0.state = newValue }
             }
         }
     }
 
-    /// The state, as a view reads it: tracked by Observation.
+    /// The state, read from anywhere (under the lock), not tracked: what
+    /// an intent checks itself against.
     @usableFromInline
+    var currentState: State { locked.withLock { $0.state } }
+
+    /// The state, as a view reads it: tracked by Observation.
+    @inlinable
     var observedState: State {
         if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
             let observation = observation as? ChildObservation
         {
             observation.accessed()
         }
-        return locked.withLock { $0 }
+        return locked.withLock { slot in
+            slot.isObserved = true
+            return slot.state
+        }
     }
 }
 
 /// Safety (`@unchecked Sendable`): the state is `Sendable` and read and
 /// written only under the lock; `isSame` is `==` of a `Sendable` state or
-/// `nil`, and is called by the child's run only; the registrar is
-/// `Sendable`.
+/// `nil`, and is called under the lock; the registrar is `Sendable`.
 extension ChildStorage: @unchecked Sendable where State: Sendable {}
 
 /// The observable side of a child's storage: one registrar, and one
 /// property that stands for the child's state.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+@usableFromInline
 final class ChildObservation: Observable, Sendable {
     private let registrar = ObservationRegistrar()
 
@@ -406,11 +439,13 @@ final class ChildObservation: Observable, Sendable {
     var state: Void { () }
 
     /// Tells the registrar the state was read.
+    @usableFromInline
     func accessed() {
         registrar.access(self, keyPath: \.state)
     }
 
     /// Tells the registrar's observers the state changes while `body` runs.
+    @usableFromInline
     func changing(_ body: () -> Void) {
         registrar.withMutation(of: self, keyPath: \.state, body)
     }

@@ -176,7 +176,7 @@ extension Intents {
     /// ```
     public init(for child: Child<T>, scope: @escaping (T.State) -> Scope) {
         let storage = child.storage
-        self.init(for: child.state, proxy: child.proxy, scope: scope) { storage.value }
+        self.init(for: child.state, proxy: child.proxy, scope: scope) { storage.currentState }
     }
 }
 

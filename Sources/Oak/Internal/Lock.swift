@@ -70,6 +70,15 @@ struct LockedState<Value> {
         }
     }
 
+    /// The value, read without taking the lock. Only for a value with one
+    /// writer, read by that writer between its own writes (it never races
+    /// with itself; other readers take the lock, and reads do not race
+    /// with reads).
+    @inlinable
+    var unlockedValueOfTheOneWriter: Value {
+        buffer.withUnsafeMutablePointerToHeader { $0.pointee }
+    }
+
     /// Runs `body` with exclusive access to the value.
     ///
     /// - Complexity: O(1) plus the cost of `body`; uncontended, one lock and
