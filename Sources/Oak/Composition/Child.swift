@@ -367,7 +367,7 @@ final class ChildStorage<State>: Storage {
         locked = LockedState(Slot(state: state))
         self.isSame = isSame
         if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-            observation = ChildObservation()
+            observation = StateObservation()
         } else {
             observation = nil
         }
@@ -394,7 +394,7 @@ final class ChildStorage<State>: Storage {
             }
             guard mustAnnounce else { return }
             if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
-                let observation = observation as? ChildObservation
+                let observation = observation as? StateObservation
             {
                 observation.changing { locked.withLock { $0.state = newValue } }
             } else {
@@ -412,7 +412,7 @@ final class ChildStorage<State>: Storage {
     @inlinable
     var observedState: State {
         if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
-            let observation = observation as? ChildObservation
+            let observation = observation as? StateObservation
         {
             observation.accessed()
         }
@@ -428,11 +428,11 @@ final class ChildStorage<State>: Storage {
 /// `nil`, and is called under the lock; the registrar is `Sendable`.
 extension ChildStorage: @unchecked Sendable where State: Sendable {}
 
-/// The observable side of a child's storage: one registrar, and one
-/// property that stands for the child's state.
+/// The observable side of a child's storage or a shared run: one
+/// registrar, and one property that stands for the run's state.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @usableFromInline
-final class ChildObservation: Observable, Sendable {
+final class StateObservation: Observable, Sendable {
     private let registrar = ObservationRegistrar()
 
     /// Stands for the child's state in the registrar.

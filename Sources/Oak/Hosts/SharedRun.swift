@@ -75,7 +75,14 @@ where Shared.State: Sendable, Shared.Output: Sendable, Shared.Proxy: Sendable {
 
     /// The current state: the initial state until the run's first update,
     /// then the state after the latest update.
-    public var state: Shared.State { broadcast.core.withLock { $0.state } }
+    ///
+    /// Observable where the Observation framework is available: a view
+    /// that reads it inside `withObservationTracking` (SwiftUI, a terminal
+    /// or web host) is told when the run publishes a new state, as with
+    /// ``Child/state``. A host that shows the shared run this way keeps no
+    /// copy of its state: a meeting many pages show is read from here by
+    /// each rendering.
+    public var state: Shared.State { broadcast.observedState }
 
     /// How the run ended: `nil` while it has not ended (or not started),
     /// then `.success` with its final output, or `.failure` with the error
@@ -256,13 +263,47 @@ extension SharedRun {
 /// captures no transducer type.
 final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
     let core: LockedState<Core>
+    /// The observation registrar's holder (``StateObservation``), where
+    /// Observation is available.
+    let observation: (any AnyObject & Sendable)?
 
     init(state: State) {
         self.core = LockedState(Core(state: state))
+        if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+            observation = StateObservation()
+        } else {
+            observation = nil
+        }
+    }
+
+    /// The latest state, read by a view: tracked by Observation, and from
+    /// now on every publication is announced to the registrar.
+    var observedState: State {
+        if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
+            let observation = observation as? StateObservation
+        {
+            observation.accessed()
+        }
+        return core.withLock { core in
+            core.isObserved = true
+            return core.state
+        }
+    }
+
+    /// Makes `state` the latest and wakes the watchers that wait; tells
+    /// the registrar's observers once a view has read the state.
+    func publish(_ state: State) {
+        if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
+            let observation = observation as? StateObservation, core.withLock({ $0.isObserved })
+        {
+            observation.changing { store(state) }
+        } else {
+            store(state)
+        }
     }
 
     /// Makes `state` the latest and wakes the watchers that wait.
-    func publish(_ state: State) {
+    private func store(_ state: State) {
         let (version, waiting) = core.withLock { core -> (UInt64, [Core.Waiter]) in
             core.state = state
             core.version &+= 1
@@ -315,6 +356,8 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
         /// next, by watcher number.
         var waiting: [UInt64: Waiter] = [:]
         var nextWatcher: UInt64 = 0
+        /// Whether a view has read the state through ``Broadcast/observedState``.
+        var isObserved = false
 
         init(state: State) {
             self.state = state

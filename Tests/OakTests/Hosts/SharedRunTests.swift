@@ -5,6 +5,7 @@
 // test joins, reads, leaves and ends at random, with every core busy beside
 // it for half the sequences.
 
+import Observation
 import PropertyBased
 import Synchronization
 import Testing
@@ -145,6 +146,36 @@ struct SharedRunTests {
 
         await shared.proxy.send(.stop)
         _ = try await run.value
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func aViewThatReadTheStateIsToldOfEachNewStateAndOfNothingElse() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let run = Task { try await shared.run() }
+        let told = Mutex(0)
+        func observe() -> Int {
+            withObservationTracking {
+                shared.state.count
+            } onChange: {
+                told.withLock { $0 += 1 }
+            }
+        }
+        #expect(observe() == 0)
+        // An update that leaves the state as it was is not a change.
+        await shared.proxy.send(.add(0))
+        #expect(told.withLock { $0 } == 0)
+        await shared.proxy.send(.add(2))
+        #expect(told.withLock { $0 } == 1)
+        // A tracking is told once; the view tracks again as it renders.
+        await shared.proxy.send(.add(1))
+        #expect(told.withLock { $0 } == 1)
+        #expect(observe() == 3)
+        await shared.proxy.send(.add(1))
+        #expect(told.withLock { $0 } == 2)
+
+        await shared.proxy.send(.stop)
+        _ = try await run.value
+        #expect(shared.state.count == 4)
     }
 
     @Test func aStateThatIsNotEquatableIsPublishedAtEveryUpdate() async throws {
