@@ -89,8 +89,8 @@ public struct StandupsWeb: WebApplication {
     public func openStream(
         _ name: String, in state: AppFeature.State, session: WebSessionContext<AppFeature>
     ) -> WebStreamOpening {
-        guard name == StandupsWebView.microphoneStream, case .meeting(_, let meeting)? = state.top,
-            meeting.recognition == .listening, meeting.ending == nil
+        guard name == StandupsWebView.microphoneStream, case .meeting(let room)? = state.top,
+            case let meeting = room.state, meeting.recognition == .listening, meeting.ending == nil
         else { return .failure(.unavailable("Nothing is being recorded on this page.")) }
         let floor: MicrophoneFloor
         do {

@@ -20,10 +20,11 @@ public enum AppFeature: EffectTransducer {
     public enum Screen: Equatable, Hashable, Sendable, Identifiable {
         /// A stand-up's screen: its run, and its state as last reported.
         case detail(Child<StandupDetail>, StandupDetail.State)
-        /// A meeting: its room (the run shared by everyone who shows it,
-        /// ``MeetingRooms``), and its state as last reported (kept after
-        /// the run ended, while the meeting is being saved).
-        case meeting(MeetingRooms.Room, RecordMeeting.State)
+        /// A meeting: its room, the run shared by everyone who shows it
+        /// (``MeetingRooms``). Its state is read from the room's one copy
+        /// (`room.state`, kept after the run ended, while the meeting is
+        /// being saved); the app's state does not copy it.
+        case meeting(MeetingRooms.Room)
         /// A past meeting of a stand-up.
         case pastMeeting(Meeting.ID, of: Standup.ID)
 
@@ -31,7 +32,7 @@ public enum AppFeature: EffectTransducer {
         public var id: UUID {
             switch self {
             case .detail(let child, _): child.id
-            case .meeting(let child, _): child.id
+            case .meeting(let room): room.id
             case .pastMeeting(let meeting, _): meeting
             }
         }
@@ -78,7 +79,7 @@ public enum AppFeature: EffectTransducer {
         /// The meeting shown, if any (at most one: a meeting is pushed over
         /// its stand-up, on top).
         var meetingRoom: UUID? {
-            for case .meeting(let room, _) in path { return room.id }
+            for case .meeting(let room) in path { return room.id }
             return nil
         }
     }
@@ -97,8 +98,10 @@ public enum AppFeature: EffectTransducer {
         /// A stand-up's screen reported its state.
         case detail(UUID, StandupDetail.State)
         /// This session joined a meeting's room: show it.
-        case joinedMeeting(MeetingRooms.Room, RecordMeeting.State)
-        /// A meeting reported its state.
+        case joinedMeeting(MeetingRooms.Room)
+        /// A meeting's ending changed (saving, saved, discarded): the only
+        /// states of the room the app acts on. Its other states are read
+        /// from the room where they are shown.
         case meeting(UUID, RecordMeeting.State)
         /// Back: the top screen goes (not a meeting in progress: it asks).
         case back
@@ -213,16 +216,18 @@ public enum AppFeature: EffectTransducer {
             case .startMeeting(let standup, let isRecording):
                 guard state.top?.id == id, state.meetingRoom == nil else { return }
                 // Joins the meeting of this stand-up in progress, or starts
-                // it; its states come in as long as the screen shows it.
+                // it, and follows its ending as long as the screen shows it;
+                // what the meeting shows is read from the room.
                 effects.append(
                     Effect(
                         id: Self.roomID,
                         operation: { env, input in
                             let (room, states) = env.meetings.join(standup, isRecording: isRecording)
-                            var isFirst = true
-                            for await meeting in states {
-                                await input.send(isFirst ? .joinedMeeting(room, meeting) : .meeting(room.id, meeting))
-                                isFirst = false
+                            await input.send(.joinedMeeting(room))
+                            var told: RecordMeeting.Ending?
+                            for await meeting in states where meeting.ending != told {
+                                told = meeting.ending
+                                await input.send(.meeting(room.id, meeting))
                             }
                         }))
             case .openMeeting(let meetingID):
@@ -231,20 +236,18 @@ public enum AppFeature: EffectTransducer {
             case nil:
                 break
             }
-        case .joinedMeeting(let room, let meeting):
+        case .joinedMeeting(let room):
+            let meeting = room.state
             guard case .detail(_, let detail)? = state.top, detail.standup.id == meeting.standup.id,
                 state.meetingRoom == nil
             else {
                 effects.append(.cancelTask(Self.roomID))
                 return
             }
-            state.path.append(.meeting(room, meeting))
+            state.path.append(.meeting(room))
             transition(&state, .meeting(room.id, meeting), &effects)
         case .meeting(let id, let meeting):
-            guard let index = state.path.firstIndex(where: { $0.id == id }),
-                case .meeting(let child, _) = state.path[index]
-            else { return }
-            state.path[index] = .meeting(child, meeting)
+            guard state.path.contains(where: { $0.id == id }) else { return }
             switch meeting.ending {
             case .saved(let saved):
                 save(.addMeeting(saved, to: meeting.standup.id), &state, &effects)
@@ -259,10 +262,10 @@ public enum AppFeature: EffectTransducer {
                 state.list.adding = nil
                 return
             }
-            if case .meeting(let child, let meeting) = top {
+            if case .meeting(let room) = top {
                 // A meeting is ended by its question, not by Back.
-                if meeting.ending == nil {
-                    effects.append(Effect(operation: { _, _ in await child.proxy.send(.endMeeting) }))
+                if room.state.ending == nil {
+                    effects.append(Effect(operation: { _, _ in await room.proxy.send(.endMeeting) }))
                 }
                 return
             }
@@ -276,10 +279,10 @@ public enum AppFeature: EffectTransducer {
         case .quit:
             // A meeting in progress asks first (save, discard or resume);
             // asked again while it asks, the app quits.
-            if case .meeting(let child, let meeting) = state.top, meeting.ending == nil, meeting.question == nil,
+            if case .meeting(let room) = state.top, room.state.ending == nil, room.state.question == nil,
                 !state.isQuitting
             {
-                effects.append(Effect(operation: { _, _ in await child.proxy.send(.endMeeting) }))
+                effects.append(Effect(operation: { _, _ in await room.proxy.send(.endMeeting) }))
                 return
             }
             if state.data.isSaved || state.isQuitting {
@@ -335,14 +338,14 @@ public enum AppFeature: EffectTransducer {
     /// it (the screen says "Saving…" until then).
     static func closeSavedMeetings(_ state: inout State) {
         for screen in state.path {
-            guard case .meeting(let child, let meeting) = screen, case .saved(let saved) = meeting.ending else {
-                continue
-            }
+            guard case .meeting(let room) = screen else { continue }
+            let meeting = room.state
+            guard case .saved(let saved) = meeting.ending else { continue }
             let change = StandupChange.addMeeting(saved, to: meeting.standup.id)
             let stored = state.data.standups[id: meeting.standup.id]?.meetings[id: saved.id] != nil
             // Its stand-up deleted meanwhile: nothing to wait for.
             let gone = state.data.standups[id: meeting.standup.id] == nil
-            if (stored && !state.data.isPending(change)) || gone { pop(child.id, &state) }
+            if (stored && !state.data.isPending(change)) || gone { pop(room.id, &state) }
         }
     }
 }

@@ -87,12 +87,12 @@ public struct StandupsIntents {
                 }
                 return detail
             }
-        case .meeting(let child, let meeting) where !meeting.isTerminal:
-            self.meeting = Intents(for: meeting, proxy: child.proxy, scope: RecordMeeting.scope(of:)) {
-                for case .meeting(let candidate, let latest) in current().path where candidate.id == child.id {
-                    return latest
-                }
-                return meeting
+        case .meeting(let room):
+            // Checked against the room's one state, as the run sees it now.
+            let meeting = room.state
+            guard !meeting.isTerminal else { break }
+            self.meeting = Intents(for: meeting, proxy: room.proxy, scope: RecordMeeting.scope(of:)) {
+                room.meeting.state
             }
         default:
             break

@@ -21,14 +21,31 @@ import Synchronization
 
 /// The meetings in progress, by stand-up.
 public final class MeetingRooms: Sendable {
-    /// A room: the handle of its meeting's run (send it events through its
-    /// proxy).
-    public typealias Room = Child<RecordMeeting>
+    /// A room: the handle of its meeting's one run. Send it events through
+    /// its ``proxy``; read its state, the one copy, through ``state``,
+    /// which a view observes (`withObservationTracking`) to follow the
+    /// meeting without copying it.
+    public struct Room: Identifiable, Hashable, Sendable {
+        /// Identifies the room (a new room for each meeting).
+        public let id: UUID
+        /// The meeting's run, shared by everyone who shows it.
+        public let meeting: SharedRun<RecordMeeting>
+
+        /// The meeting's event channel.
+        public var proxy: RecordMeeting.Proxy { meeting.proxy }
+
+        /// The meeting now (its final state once it has ended); observable.
+        public var state: RecordMeeting.State { meeting.state }
+
+        /// Equal when they are the same room.
+        public static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+
+        /// Hashes the room's identity.
+        public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    }
 
     private struct Occupied {
         var room: Room
-        /// The one run of the meeting, and its one copy of the state.
-        var meeting: SharedRun<RecordMeeting>
         var viewers: Int
     }
 
@@ -67,21 +84,20 @@ public final class MeetingRooms: Sendable {
     /// slow viewer skips states, it never queues them) — until it ends.
     /// Dropping the states leaves the room.
     public func join(_ standup: Standup, isRecording: Bool) -> (room: Room, states: RoomStates) {
-        let (room, meeting, isNew) = rooms.withLock { rooms -> (Room, SharedRun<RecordMeeting>, Bool) in
+        let (room, isNew) = rooms.withLock { rooms -> (Room, Bool) in
             if var occupied = rooms[standup.id] {
                 occupied.viewers += 1
                 rooms[standup.id] = occupied
-                return (occupied.room, occupied.meeting, false)
+                return (occupied.room, false)
             }
             let initial = RecordMeeting.State(standup: standup, isRecording: isRecording)
-            let room = Room(RecordMeeting.self, initialState: initial)
-            let meeting = SharedRun<RecordMeeting>(initialState: initial, proxy: room.proxy)
-            rooms[standup.id] = Occupied(room: room, meeting: meeting, viewers: 1)
-            return (room, meeting, true)
+            let room = Room(id: UUID(), meeting: SharedRun<RecordMeeting>(initialState: initial))
+            rooms[standup.id] = Occupied(room: room, viewers: 1)
+            return (room, true)
         }
         let viewer = Viewer { [weak self] in self?.leave(standup.id, room: room.id) }
-        if isNew { start(meeting, of: standup.id, room: room.id) }
-        return (room, RoomStates(states: meeting.states, viewer: viewer))
+        if isNew { start(room.meeting, of: standup.id, room: room.id) }
+        return (room, RoomStates(states: room.meeting.states, viewer: viewer))
     }
 
     /// Runs the meeting until it ends, its viewers watching its one state;

@@ -86,8 +86,8 @@ struct StandupsScreenView: View {
         switch state.path.first(where: { $0.id == id }) {
         case .detail(_, let detail)?:
             StandupDetailView(detail, intents: isTop ? intents.detail : nil)
-        case .meeting(_, let meeting)?:
-            MeetingView(meeting, intents: isTop ? intents.meeting : nil)
+        case .meeting(let room)?:
+            MeetingView(room.state, intents: isTop ? intents.meeting : nil)
         case .pastMeeting(let meetingID, let standupID)?:
             let standup = state.data.standups[id: standupID]
             PastMeetingView(standup?.meetings[id: meetingID], of: standup)

@@ -65,7 +65,8 @@ public enum StandupsTerminalView {
             if detail.destination == nil {
                 bindings.append(KeyBinding([.escape, .left], "back", intent: app(.back)))
             }
-        case .meeting(_, let meeting):
+        case .meeting(let room):
+            let meeting = room.state
             canvas.add(" Oak Standups · " + title(meeting.standup) + " · meeting", .reverse)
             canvas.skip()
             bindings += renderMeeting(meeting, intents: intents.meeting, on: &canvas)
@@ -108,7 +109,7 @@ public enum StandupsTerminalView {
     static func isAsking(_ state: AppFeature.State) -> Bool {
         switch state.top {
         case .detail(_, let detail): if case .question = detail.destination { true } else { false }
-        case .meeting(_, let meeting): meeting.question != nil
+        case .meeting(let room): room.state.question != nil
         case .pastMeeting, nil: false
         }
     }

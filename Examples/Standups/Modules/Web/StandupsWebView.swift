@@ -25,7 +25,7 @@ public enum StandupsWebView {
         switch state.top {
         case nil: state.list.adding == nil ? "Oak Standups" : "New stand-up · Oak Standups"
         case .detail(_, let detail): "\(name(detail.standup)) · Oak Standups"
-        case .meeting(_, let meeting): "Meeting · \(name(meeting.standup)) · Oak Standups"
+        case .meeting(let room): "Meeting · \(name(room.state.standup)) · Oak Standups"
         case .pastMeeting: "Past meeting · Oak Standups"
         }
     }
@@ -59,7 +59,8 @@ public enum StandupsWebView {
             }
         case .detail(_, let detail):
             screen = self.detail(detail, intents: intents.detail, newID: newID, context: context)
-        case .meeting(_, let meeting):
+        case .meeting(let room):
+            let meeting = room.state
             // Rendered once for every viewer of the room (its forms' keys
             // and the placeholder of the token are the same for all).
             screen = context.shared(MeetingSection(meeting: meeting)) {

@@ -4,6 +4,7 @@ import Devices
 import Foundation
 import Models
 import Oak
+import Observation
 import RecordMeeting
 import StandupDetail
 import StandupsProvider
@@ -32,9 +33,23 @@ final class AppHarness {
         self.state = state
         var waiting: [(condition: (AppFeature.State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
         for waiter in waiters {
-            if waiter.condition(state) { waiter.continuation.resume() } else { waiting.append(waiter) }
+            if holds(waiter.condition) { waiter.continuation.resume() } else { waiting.append(waiter) }
         }
         waiters = waiting
+    }
+
+    /// Whether `condition` holds of the state now; what it reads of a
+    /// room's or a child's own state (which changes without the app's) is
+    /// tracked, and its change checks the waiters again.
+    private func holds(_ condition: (AppFeature.State) -> Bool) -> Bool {
+        withObservationTracking {
+            condition(state)
+        } onChange: {
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                self.report(self.state)
+            }
+        }
     }
 
     /// Sends `event` and waits until `condition` holds of the state.
@@ -60,7 +75,7 @@ final class AppHarness {
 
     /// Sends `event` to the meeting on top and waits until `condition` holds.
     func meeting(_ event: RecordMeeting.Event, until condition: @escaping (AppFeature.State) -> Bool) async throws {
-        guard case .meeting(let child, _) = state.top else {
+        guard case .meeting(let child) = state.top else {
             Issue.record("No meeting on top: \(String(describing: state.top))")
             return
         }
@@ -71,7 +86,7 @@ final class AppHarness {
     /// Waits until the run reports a state for which `condition` holds (the
     /// suite's time limit bounds it).
     func waitFor(_ condition: @escaping (AppFeature.State) -> Bool) async {
-        guard !condition(state) else { return }
+        guard !holds(condition) else { return }
         await withCheckedContinuation { waiters.append((condition, $0)) }
     }
 
@@ -92,7 +107,7 @@ final class ReportingStorage: Storage {
 extension AppFeature.State {
     /// The meeting on top, if any.
     var meeting: RecordMeeting.State? {
-        if case .meeting(_, let meeting) = top { meeting } else { nil }
+        if case .meeting(let room) = top { room.state } else { nil }
     }
 }
 

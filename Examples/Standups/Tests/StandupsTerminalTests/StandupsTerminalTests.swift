@@ -66,15 +66,19 @@ struct StandupsTerminalTests {
         }
 
         /// Waits until the app's state satisfies `condition`.
+        /// Waits until `condition` holds; checked inside the tracking, so
+        /// that what it reads of a room or a child (their own state, not
+        /// the app's) is observed too.
         func until(_ condition: @escaping (AppFeature.State) -> Bool) async {
-            while !condition(host.state) {
-                await withCheckedContinuation { (changed: CheckedContinuation<Void, Never>) in
-                    withObservationTracking {
-                        _ = host.state
-                    } onChange: {
-                        changed.resume()
-                    }
+            while true {
+                let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+                let holds = withObservationTracking {
+                    condition(host.state)
+                } onChange: {
+                    changed.yield()
                 }
+                if holds { return }
+                for await _ in changes { break }
             }
         }
     }
@@ -129,7 +133,7 @@ struct StandupsTerminalTests {
         #expect(app.text.contains("Speaker 1 of 6: Blob"))
         #expect(app.text.contains("Not recording"))
         await app.press(.character("e"))
-        await app.until { if case .meeting(_, let meeting) = $0.top { meeting.question != nil } else { false } }
+        await app.until { if case .meeting(let room) = $0.top { room.state.question != nil } else { false } }
         #expect(app.text.contains("End meeting?"))
         await app.press(.character("d"))
         await app.until { if case .detail = $0.top { true } else { false } }
