@@ -172,8 +172,8 @@ public final class TerminalFrontEnd {
     ///   screen.
     public func run<T: BaseTransducer>(
         _ host: ObservableTransducer<T>,
-        isAnimating: @escaping (T.State) -> Bool = { _ in false },
-        screen: @escaping (T.State, ScreenContext) -> Screen
+        isAnimating: @escaping @MainActor (T.State) -> Bool = { _ in false },
+        screen: @escaping @MainActor (T.State, ScreenContext) -> Screen
     ) async throws(TerminalError) {
         try terminal.start()
         defer { terminal.stop() }
