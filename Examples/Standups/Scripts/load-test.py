@@ -259,8 +259,8 @@ async def main():
         stamped = timing([session for group in viewers for session in group])
         if stamped:
             (written50, written99), (received50, received99), count = stamped
-            print(f"from the server's stamps ({count} pushes; the session's state changed, i.e. the room's "
-                  f"state reached the viewer's root): written p50 {written50:.2f} ms, p99 {written99:.2f} ms; "
+            print(f"from the server's stamps ({count} pushes; from the session being told that what its page "
+                  f"shows changed, the room's publication): written p50 {written50:.2f} ms, p99 {written99:.2f} ms; "
                   f"received p50 {received50:.2f} ms, p99 {received99:.2f} ms")
         if next_latencies:
             print(f"Next to push on every viewer ({len(next_latencies)} pages): "
