@@ -74,9 +74,9 @@ public struct StandupsWeb: WebApplication {
     /// meeting runs in exactly one process).
     public func redirect(for form: WebForm, in state: AppFeature.State) async -> String? {
         guard form.intent == StandupsWebView.startKey || form.intent == StandupsWebView.continueKey,
-            case .detail(_, let detail)? = state.top
+            case .detail(let detail)? = state.top
         else { return nil }
-        switch await homes.claim(detail.standup.id) {
+        switch await homes.claim(detail.state.standup.id) {
         case .here: return nil
         case .elsewhere(let address): return address.hasSuffix("/") ? address : address + "/"
         }

@@ -2,7 +2,9 @@
 // (a stand-up, its meeting, a past meeting), each screen with at most one
 // sheet or question of its own; the stand-ups provider as a child run that
 // every screen's changes go to and whose state every screen shows; and
-// quitting, which waits until every change is durable.
+// quitting, which waits until every change is durable. The state holds
+// handles only: each child's state (`Child.state`) and each meeting's
+// (its room's) is kept once, by its run, and read from there.
 
 import Devices
 import Foundation
@@ -18,8 +20,9 @@ import StandupsProvider
 public enum AppFeature: EffectTransducer {
     /// A screen pushed over the list.
     public enum Screen: Equatable, Hashable, Sendable, Identifiable {
-        /// A stand-up's screen: its run, and its state as last reported.
-        case detail(Child<StandupDetail>, StandupDetail.State)
+        /// A stand-up's screen: its run, whose state (`child.state`, the
+        /// one copy) the views read.
+        case detail(Child<StandupDetail>)
         /// A meeting: its room, the run shared by everyone who shows it
         /// (``MeetingRooms``). Its state is read from the room's one copy
         /// (`room.state`, kept after the run ended, while the meeting is
@@ -31,7 +34,7 @@ public enum AppFeature: EffectTransducer {
         /// Identifies the screen on the stack.
         public var id: UUID {
             switch self {
-            case .detail(let child, _): child.id
+            case .detail(let child): child.id
             case .meeting(let room): room.id
             case .pastMeeting(let meeting, _): meeting
             }
@@ -74,7 +77,7 @@ public enum AppFeature: EffectTransducer {
 
         var providerChildren: [Child<StandupsProvider>] { provider.map { [$0] } ?? [] }
         var detailChildren: [Child<StandupDetail>] {
-            path.compactMap { if case .detail(let child, _) = $0 { child } else { nil } }
+            path.compactMap { if case .detail(let child) = $0 { child } else { nil } }
         }
         /// The meeting shown, if any (at most one: a meeting is pushed over
         /// its stand-up, on top).
@@ -95,7 +98,8 @@ public enum AppFeature: EffectTransducer {
         case list(StandupsList.Event)
         /// Open a stand-up's screen.
         case open(Standup.ID)
-        /// A stand-up's screen reported its state.
+        /// A stand-up's screen's output: its state, for what it asks of
+        /// the app (`request`); the app acts on it and keeps no copy.
         case detail(UUID, StandupDetail.State)
         /// This session joined a meeting's room: show it.
         case joinedMeeting(MeetingRooms.Room)
@@ -201,12 +205,12 @@ public enum AppFeature: EffectTransducer {
                 return
             }
             let initial = StandupDetail.State(standup: standup)
-            state.path.append(.detail(Child(StandupDetail.self, initialState: initial), initial))
+            state.path.append(.detail(Child(StandupDetail.self, initialState: initial)))
         case .detail(let id, let detail):
-            guard let index = state.path.firstIndex(where: { $0.id == id }),
-                case .detail(let child, _) = state.path[index]
-            else { return }
-            state.path[index] = .detail(child, detail)
+            // The screen's output: its state with what it asks of the app
+            // (`request`); the screen's state itself is read from its
+            // handle, not kept here.
+            guard state.path.contains(where: { $0.id == id }) else { return }
             switch detail.request {
             case .save(let change):
                 save(change, &state, &effects)
@@ -238,7 +242,7 @@ public enum AppFeature: EffectTransducer {
             }
         case .joinedMeeting(let room):
             let meeting = room.state
-            guard case .detail(_, let detail)? = state.top, detail.standup.id == meeting.standup.id,
+            guard case .detail(let detail)? = state.top, detail.state.standup.id == meeting.standup.id,
                 state.meetingRoom == nil
             else {
                 effects.append(.cancelTask(Self.roomID))
@@ -317,7 +321,8 @@ public enum AppFeature: EffectTransducer {
         guard state.data.phase == .loaded else { return }
         screens: for screen in state.path {
             switch screen {
-            case .detail(let child, let detail):
+            case .detail(let child):
+                let detail = child.state
                 guard let standup = state.data.standups[id: detail.standup.id] else {
                     // Deleted (here or elsewhere): it and the screens above go.
                     pop(child.id, &state)

@@ -80,13 +80,8 @@ public struct StandupsIntents {
     public init(for state: AppFeature.State, proxy: AppFeature.Proxy, current: @escaping () -> AppFeature.State) {
         app = Intents(for: state, proxy: proxy, scope: AppFeature.scope(of:), current: current)
         switch state.top {
-        case .detail(let child, let detail):
-            self.detail = Intents(for: detail, proxy: child.proxy, scope: StandupDetail.scope(of:)) {
-                for case .detail(let candidate, let latest) in current().path where candidate.id == child.id {
-                    return latest
-                }
-                return detail
-            }
+        case .detail(let child):
+            self.detail = Intents(for: child, scope: StandupDetail.scope(of:))
         case .meeting(let room):
             // Checked against the room's one state, as the run sees it now.
             let meeting = room.state

@@ -84,8 +84,8 @@ struct StandupsScreenView: View {
         let intents = StandupsIntents(for: state, proxy: host.proxy) { [host] in host.state }
         let isTop = state.top?.id == id
         switch state.path.first(where: { $0.id == id }) {
-        case .detail(_, let detail)?:
-            StandupDetailView(detail, intents: isTop ? intents.detail : nil)
+        case .detail(let child)?:
+            StandupDetailView(child.state, intents: isTop ? intents.detail : nil)
         case .meeting(let room)?:
             MeetingView(room.state, intents: isTop ? intents.meeting : nil)
         case .pastMeeting(let meetingID, let standupID)?:

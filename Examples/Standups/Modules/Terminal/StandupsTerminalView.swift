@@ -56,7 +56,8 @@ public enum StandupsTerminalView {
                 canvas.skip()
                 bindings += renderList(state, app: app, newID: newID, on: &canvas)
             }
-        case .detail(_, let detail):
+        case .detail(let child):
+            let detail = child.state
             canvas.add(" Oak Standups · " + title(detail.standup), .reverse)
             canvas.skip()
             if let intents = intents.detail {
@@ -108,7 +109,7 @@ public enum StandupsTerminalView {
     /// Whether the screen on top asks a question.
     static func isAsking(_ state: AppFeature.State) -> Bool {
         switch state.top {
-        case .detail(_, let detail): if case .question = detail.destination { true } else { false }
+        case .detail(let child): if case .question = child.state.destination { true } else { false }
         case .meeting(let room): room.state.question != nil
         case .pastMeeting, nil: false
         }

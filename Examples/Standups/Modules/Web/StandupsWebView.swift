@@ -24,7 +24,7 @@ public enum StandupsWebView {
     public static func title(_ state: AppFeature.State) -> String {
         switch state.top {
         case nil: state.list.adding == nil ? "Oak Standups" : "New stand-up · Oak Standups"
-        case .detail(_, let detail): "\(name(detail.standup)) · Oak Standups"
+        case .detail(let child): "\(name(child.state.standup)) · Oak Standups"
         case .meeting(let room): "Meeting · \(name(room.state.standup)) · Oak Standups"
         case .pastMeeting: "Past meeting · Oak Standups"
         }
@@ -57,8 +57,8 @@ public enum StandupsWebView {
             } else {
                 screen = list(state, app: app, newID: newID, context: context)
             }
-        case .detail(_, let detail):
-            screen = self.detail(detail, intents: intents.detail, newID: newID, context: context)
+        case .detail(let child):
+            screen = self.detail(child.state, intents: intents.detail, newID: newID, context: context)
         case .meeting(let room):
             let meeting = room.state
             // Rendered once for every viewer of the room (its forms' keys
@@ -78,7 +78,7 @@ public enum StandupsWebView {
         }
         let back: HTML? =
             switch state.top {
-            case .detail(_, let detail) where detail.destination == nil:
+            case .detail(let child) where child.state.destination == nil:
                 context.button("‹ Stand-ups", key: "app.back", intent: app(.back))
             case .pastMeeting: context.button("‹ Back", key: "app.back", intent: app(.back))
             default: nil

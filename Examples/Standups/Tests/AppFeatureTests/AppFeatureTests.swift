@@ -28,7 +28,7 @@ struct AppFeatureTests {
         let store = MockStandupsStore([.mock])
         let app = try await started(store)
         try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
-        try await app.detail(.edit) { if case .detail(_, let d) = $0.top { d.destination != nil } else { false } }
+        try await app.detail(.edit) { if case .detail(let d) = $0.top { d.state.destination != nil } else { false } }
         try await app.detail(.form(.setTitle("Blob"))) { _ in true }
         try await app.detail(.doneEditing) { $0.data.standups.first?.title == "Blob" && $0.data.isSaved }
         #expect(store.standups.map(\.title) == ["Blob"])
@@ -41,7 +41,7 @@ struct AppFeatureTests {
         let store = MockStandupsStore([.mock])
         let app = try await started(store)
         try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
-        try await app.detail(.delete) { if case .detail(_, let d) = $0.top { d.destination != nil } else { false } }
+        try await app.detail(.delete) { if case .detail(let d) = $0.top { d.state.destination != nil } else { false } }
         try await app.detail(.confirmDeletion) { $0.path.isEmpty && $0.data.standups.isEmpty && $0.data.isSaved }
         #expect(app.state.data.standups.isEmpty)
         #expect(store.standups.isEmpty)

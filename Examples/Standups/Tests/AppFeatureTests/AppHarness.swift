@@ -65,7 +65,7 @@ final class AppHarness {
     /// Sends `event` to the stand-up's screen on top and waits until
     /// `condition` holds.
     func detail(_ event: StandupDetail.Event, until condition: @escaping (AppFeature.State) -> Bool) async throws {
-        guard case .detail(let child, _) = state.top else {
+        guard case .detail(let child) = state.top else {
             Issue.record("No stand-up's screen on top: \(String(describing: state.top))")
             return
         }

@@ -118,8 +118,8 @@ struct StandupsTerminalTests {
         #expect(app.text.contains("Blob, Blob Jr, Blob Sr"))
         await app.press(.character("s"))
         await app.until {
-            if case .detail(_, let detail) = $0.top {
-                detail.destination == .question(.speechRestricted)
+            if case .detail(let detail) = $0.top {
+                detail.state.destination == .question(.speechRestricted)
             } else {
                 false
             }
