@@ -6,6 +6,7 @@
 
 import Oak
 import Observation
+import PropertyBased
 import Testing
 
 /// A child: counts the ticks it is told about; `.start` starts an operation
@@ -434,6 +435,157 @@ struct ChildStateTests {
             await outputs.waitFor("ticker \(tick)")
         }
         for reader in readers { #expect(await reader.value) }
+        proxy.cancel()
+        _ = try? await run.value
+    }
+}
+
+/// One step of a generated program over keyed tickers.
+enum ChildStateStep: Sendable, CustomStringConvertible {
+    case add(Int)
+    case tick(Int)
+    case remove(Int)
+    /// A view reads the row's state inside a tracking.
+    case observe(Int)
+
+    var description: String {
+        switch self {
+        case .add(let key): "add \(key)"
+        case .tick(let key): "tick \(key)"
+        case .remove(let key): "remove \(key)"
+        case .observe(let key): "observe \(key)"
+        }
+    }
+}
+
+/// A tracking installed by a generated `observe` step: the count it read,
+/// and how often it was told of a change.
+final class ObservedRow: Sendable {
+    let key: Int
+    let read: Int
+    let told = Locked(0)
+
+    init(key: Int, read: Int) {
+        self.key = key
+        self.read = read
+    }
+}
+
+@Suite("Child transducers: random rows, ticks, reads and removals", .timeLimit(.minutes(3)))
+struct ChildStatePropertyTests {
+    static func program(seed: UInt64) -> [ChildStateStep] {
+        var random = SplitMix64(seed: seed)
+        return (0..<(5 + Int(random.next() % 40))).map { _ in
+            let key = Int(random.next() % 4)
+            switch random.next() % 6 {
+            case 0: return .add(key)
+            case 1: return .remove(key)
+            case 2, 3: return .tick(key)
+            default: return .observe(key)
+            }
+        }
+    }
+
+    /// Each handle reads the count of the ticks its child processed, while
+    /// it runs and after it was removed (its last state); a view that read
+    /// a row is told of a change exactly when the row changed after the
+    /// read; readers on other tasks never see a count fall. Half the
+    /// programs run with every core busy beside them.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func everyHandleReadsItsChildsOneStateAndObserversAreToldOfEachChange() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...Int(Int32.max)), Gen.bool) { seed, loaded in
+            await withBusyLoad(loaded) { await Self.check(Self.program(seed: UInt64(seed))) }
+        }
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    static func check(_ program: [ChildStateStep]) async {
+        let env = Ticker.Env(gates: Gates(), trace: Trace())
+        let outputs = Trace()
+        let proxy = Screen.Proxy(bufferSize: 64)
+        let states = Locked<[Screen.State]>([])
+        let run = Task {
+            try await TransducerInspection.$inspector.withValue(StateRecorder<Screen>(states: states)) {
+                _ = try await Screen.run(
+                    initialState: Screen.State(), proxy: proxy, env: env, output: Callback { outputs.append($0) })
+            }
+        }
+        var live: [Int: Child<Ticker>] = [:]
+        var counts: [Int: Int] = [:]
+        var removed: [(child: Child<Ticker>, count: Int)] = []
+        var observed: [(row: ObservedRow, child: Child<Ticker>, changedAfter: Bool)] = []
+        var readers: [Task<Bool, Never>] = []
+        var probe = 0
+        for step in program {
+            switch step {
+            case .add(let key):
+                guard live[key] == nil else { continue }
+                try? proxy.send(.addRow(key))
+                await outputs.waitFor("added \(key)")
+                probe += 1
+                try? proxy.send(.probe(probe))
+                await outputs.waitFor("probe \(probe)")
+                guard let child = states.withLock({ $0.last?.rows[key] }) else {
+                    Issue.record("row \(key) has no handle after it was added: \(program)")
+                    return
+                }
+                live[key] = child
+                counts[key] = 0
+                // A reader on another task: the count only rises.
+                readers.append(
+                    Task {
+                        var last = 0
+                        for _ in 0..<50 {
+                            let now = child.state.count
+                            if now < last { return false }
+                            last = now
+                            await Task.yield()
+                        }
+                        return true
+                    })
+            case .tick(let key):
+                guard let child = live[key], let count = counts[key] else { continue }
+                try? child.send(.tick)
+                await outputs.waitFor("row \(key) \(count + 1)")
+                counts[key] = count + 1
+                for index in observed.indices where observed[index].child == child {
+                    observed[index].changedAfter = true
+                }
+            case .remove(let key):
+                guard let child = live.removeValue(forKey: key), let count = counts.removeValue(forKey: key) else {
+                    continue
+                }
+                try? proxy.send(.removeRow(key))
+                await outputs.waitFor("removed \(key)")
+                removed.append((child, count))
+            case .observe(let key):
+                guard let child = live[key] else { continue }
+                let read = withObservationTracking {
+                    child.state.count
+                } onChange: {
+                }
+                let row = ObservedRow(key: key, read: read)
+                withObservationTracking {
+                    _ = child.state
+                } onChange: {
+                    row.told.withLock { $0 += 1 }
+                }
+                #expect(read == counts[key], "\(program): observe \(key)")
+                observed.append((row, child, false))
+            }
+            for (key, child) in live {
+                #expect(child.state.count == counts[key], "\(program): row \(key) after \(step)")
+            }
+        }
+        for (child, count) in removed {
+            #expect(child.state.count == count, "\(program): a removed row keeps its last state")
+        }
+        for (row, _, changedAfter) in observed {
+            #expect(row.told.withLock { $0 } == (changedAfter ? 1 : 0), "\(program): observed \(row.key)")
+        }
+        for reader in readers {
+            #expect(await reader.value, "\(program): a reader saw a count fall")
+        }
         proxy.cancel()
         _ = try? await run.value
     }
