@@ -43,9 +43,13 @@ struct Serve: AsyncParsableCommand {
                 limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000))),
                 allowedHosts: AllowedHosts(allowedHosts),
                 logger: Logger(label: "oak.comics.web"))
-            // Written at once, not buffered: a script waits for this line.
-            FileHandle.standardOutput.write(Data("Oak Comics: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
-            try await host.wait()
+            // SIGTERM (a deploy) and Ctrl-C stop it gracefully, from the
+            // moment its address is printed; the command then returns, and
+            // the process exits 0.
+            try await host.serve {
+                // Written at once, not buffered: a script waits for this line.
+                FileHandle.standardOutput.write(Data("Oak Comics: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
+            }
         }
     }
 }

@@ -112,9 +112,19 @@ struct Serve: AsyncParsableCommand {
             throw error
         }
         address.withLock { if $0.isEmpty { $0 = host.baseURL } }
-        // Written at once, not buffered: a script waits for this line.
-        FileHandle.standardOutput.write(Data("Oak Standups: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
-        try await host.wait()
+        // SIGTERM (a deploy) and Ctrl-C stop it gracefully, from the moment
+        // its address is printed: the sessions end, then the claims and the
+        // storage close; the process exits 0.
+        do {
+            try await host.serve {
+                // Written at once, not buffered: a script waits for this line.
+                FileHandle.standardOutput.write(Data("Oak Standups: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
+            }
+        } catch {
+            await homes?.close()
+            await storage.close()
+            throw error
+        }
         await homes?.close()
         await storage.close()
     }

@@ -7,6 +7,8 @@ import Foundation
 import Hummingbird
 import Logging
 import ServerSupport
+import Synchronization
+import UnixSignals
 import WebUI
 
 /// An app, served to browsers: one run of its root transducer per session.
@@ -63,11 +65,13 @@ public final class WebHost<App: WebApplication>: Sendable {
     let store: SessionStore<App>
     private let server: HTTPServer
     private let sweepTask: Task<Void, Never>
+    private let logger: Logger
 
-    private init(server: HTTPServer, store: SessionStore<App>, sweepTask: Task<Void, Never>) {
+    private init(server: HTTPServer, store: SessionStore<App>, sweepTask: Task<Void, Never>, logger: Logger) {
         self.server = server
         self.store = store
         self.sweepTask = sweepTask
+        self.logger = logger
     }
 
     /// Starts a server and returns once it is listening.
@@ -108,7 +112,7 @@ public final class WebHost<App: WebApplication>: Sendable {
         let sweepTask = Task {
             if sweeps { await store.sweepPeriodically() }
         }
-        return WebHost(server: server, store: store, sweepTask: sweepTask)
+        return WebHost(server: server, store: store, sweepTask: sweepTask, logger: logger)
     }
 
     /// Waits until the server stops (it is cancelled, or fails).
@@ -125,6 +129,84 @@ public final class WebHost<App: WebApplication>: Sendable {
         await sweepTask.value
         await store.close()
         await server.stop()
+    }
+
+    /// Serves until the server stops by itself, or until the process is
+    /// asked to stop by one of `signals` — `SIGTERM` is what systemd,
+    /// Docker and Kubernetes send, `SIGINT` what Ctrl-C does — and then
+    /// stops as ``stop()`` does: every session's run is cancelled and
+    /// awaited (a write in progress either commits or does not: the stores
+    /// write in transactions), the open pages' streams end (their scripts
+    /// reconnect), the responses in flight finish and the server stops
+    /// listening. Waiting for that is bounded by `gracePeriod`: past it,
+    /// the host logs what it gave up on and returns, so that the process
+    /// exits on time whatever a session does.
+    ///
+    /// Once the signals are trapped, `onReady` is called: announce the
+    /// server there (print its address), so that a signal sent as soon as
+    /// it is announced stops it gracefully too. From then on the signals
+    /// no longer end the process by their default action: return from the
+    /// program to exit (status 0).
+    ///
+    /// - Returns: The signal that stopped the server, or `nil` when it
+    ///   stopped by itself.
+    /// - Throws: What made the server fail.
+    @discardableResult
+    public func serve(
+        untilSignalled signals: [UnixSignal] = [.sigterm, .sigint], gracePeriod: Duration = .seconds(5),
+        onReady: () -> Void = {}
+    ) async throws -> UnixSignal? {
+        let received = await UnixSignalsSequence(trapping: signals)
+        onReady()
+        return try await withThrowingTaskGroup(of: UnixSignal?.self) { group in
+            group.addTask {
+                try await self.wait()
+                return nil
+            }
+            group.addTask {
+                for await signal in received {
+                    self.logger.info("Stopping: \(signal) received.")
+                    await self.stop(within: gracePeriod)
+                    return signal
+                }
+                return nil
+            }
+            // The server stopped by itself (the signals' task is cancelled
+            // then), or a signal stopped it (and with it the server).
+            var stoppedBy: UnixSignal?
+            while let result = try await group.next() {
+                if let signal = result { stoppedBy = signal } else { group.cancelAll() }
+            }
+            return stoppedBy
+        }
+    }
+
+    /// ``stop()``, waited for at most `gracePeriod` (on the system's clock:
+    /// a process that must exit keeps real time).
+    func stop(within gracePeriod: Duration) async {
+        // A race of two unstructured tasks: a task group would wait for the
+        // stop it gave up on, which is what the grace period bounds.
+        let waiter = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+        let finish: @Sendable (Bool) -> Void = { finished in
+            waiter.withLock { $0.take() }?.resume(returning: finished)
+        }
+        var timer: Task<Void, Never>?
+        let finished = await withCheckedContinuation { continuation in
+            waiter.withLock { $0 = continuation }
+            Task {
+                await self.stop()
+                finish(true)
+            }
+            timer = Task {
+                try? await Task.sleep(for: gracePeriod)
+                finish(false)
+            }
+        }
+        timer?.cancel()
+        if !finished {
+            logger.warning(
+                "Stopped waiting for the sessions and connections to end after \(gracePeriod); exiting with them open.")
+        }
     }
 
     /// How many sessions live.

@@ -83,6 +83,23 @@ public final class ServerProcess: @unchecked Sendable {
         return await waitUntilExit()
     }
 
+    /// Sends the server `signal` — `SIGTERM` as a deploy does, `SIGINT` as
+    /// Ctrl-C does — and waits until it has ended; returns its exit status,
+    /// or `nil` when it had not ended within `timeout` (it is killed then).
+    public func signal(_ signal: Int32, within timeout: Duration) async -> Int32? {
+        guard process.isRunning else { return process.terminationStatus }
+        send(signal, to: process.processIdentifier)
+        let pid = process.processIdentifier
+        let killer = Task {
+            try await Task.sleep(for: timeout)
+            send(SIGKILL, to: pid)
+        }
+        let status = await waitUntilExit()
+        killer.cancel()
+        if case .success = await killer.result { return nil }
+        return status
+    }
+
     /// Kills the server outright (SIGKILL: no code of its own runs) and
     /// waits until it has ended.
     public func kill() async {

@@ -1,0 +1,36 @@
+// `comics serve` stopped as a deploy stops it (SIGTERM) and as Ctrl-C does
+// (SIGINT), with a browser's page open: it ends its sessions, the page's
+// stream ends, and the process exits 0 within its grace period (5 s).
+
+import Foundation
+import TerminalTesting
+import Testing
+import WebTesting
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("comics serve stops gracefully", .timeLimit(.minutes(1)))
+struct ServeStopTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalStopsTheServerWithStatusZeroAndEndsOpenPages(signal: Int32) async throws {
+        let comics = try ComicsProgram.url()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try await ServerProcess.start(
+            comics, arguments: ["serve", "--port", "0", "--data-dir", scratch.path("data").path])
+        let client = WebClient(base: server.baseURL)
+        let page = try await client.get("/")
+        #expect(page.status == 200)
+        let pages = client.events()
+        _ = try await pages.first(where: { _ in true }, "the open page's first push")
+
+        let status = await server.signal(signal, within: .seconds(10))
+        #expect(status == 0, "the server exits 0 on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
+        // The page's stream ended with the server (its script reconnects).
+        await #expect(throws: (any Error).self) {
+            _ = try await pages.first(where: { _ in false }, "nothing after the stop")
+        }
+    }
+}
