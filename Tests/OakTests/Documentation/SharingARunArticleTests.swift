@@ -4,6 +4,7 @@
 // step: change the sample here, change it in the article.
 
 import Oak
+import Observation
 import Testing
 
 enum DocSharing {
@@ -21,6 +22,11 @@ enum DocSharing {
             }
             return state.current
         }
+    }
+
+    /// The meeting's screen reads the room; its app keeps only the room.
+    static func render(_ room: SharedRun<Meeting>) -> String {
+        "speaker \(room.state.current + 1) of \(room.state.speakers.count)"
     }
 }
 
@@ -50,5 +56,28 @@ struct SharingARunArticleTests {
         #expect(shown == shown.sorted() && Set(shown).count == shown.count)
         #expect(try await meeting.value == 2)
         #expect(try room.ending?.get() == 2)
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func aViewThatReadsTheRoomIsToldOfItsNextState() async throws {
+        let room = SharedRun<Meeting>(initialState: .init(speakers: ["Blob", "Blob Jr"]))
+        let meeting = Task { try await room.run() }
+        let told = Locked(false)
+        let shown = withObservationTracking {
+            DocSharing.render(room)
+        } onChange: {
+            told.withLock { $0 = true }
+        }
+        #expect(shown == "speaker 1 of 2")
+        // A watcher, to know when the next state is published: the view
+        // was told before it was (Observation tells before the change).
+        var states = room.states.makeAsyncIterator()
+        _ = await states.next()
+        try room.proxy.send(.next)
+        _ = await states.next()
+        #expect(told.withLock { $0 })
+        #expect(DocSharing.render(room) == "speaker 2 of 2")
+        try room.proxy.send(.next)
+        _ = try await meeting.value
     }
 }

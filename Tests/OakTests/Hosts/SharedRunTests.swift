@@ -152,7 +152,7 @@ struct SharedRunTests {
     @Test func aViewThatReadTheStateIsToldOfEachNewStateAndOfNothingElse() async throws {
         let shared = SharedRun<SharedTally>(initialState: .init())
         let run = Task { try await shared.run() }
-        let told = Mutex(0)
+        let told = Locked(0)
         func observe() -> Int {
             withObservationTracking {
                 shared.state.count
