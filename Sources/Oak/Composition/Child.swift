@@ -345,8 +345,8 @@ func _childEventDropped(_ error: TransducerError) {
 /// state tells the observers that read it.
 ///
 /// Until someone reads ``observedState`` (a view, intents), a write is a
-/// plain store under the lock: a child nobody shows costs its run two
-/// uncontended locks per update, and no registrar.
+/// plain store under the lock: a child nobody shows costs its run one
+/// uncontended lock per update, and no registrar.
 @usableFromInline
 final class ChildStorage<State>: Storage {
     @usableFromInline
@@ -423,8 +423,10 @@ final class ChildStorage<State>: Storage {
     }
 }
 
-/// Safety (`@unchecked Sendable`): the state is `Sendable` and read and
-/// written only under the lock; `isSame` is `==` of a `Sendable` state or
+/// Safety (`@unchecked Sendable`): the state is `Sendable`; it is written
+/// only under the lock, by the child's run alone, and read under the lock
+/// by everyone but that run, which reads it between its own writes (a read
+/// never races with a write); `isSame` is `==` of a `Sendable` state or
 /// `nil`, and is called under the lock; the registrar is `Sendable`.
 extension ChildStorage: @unchecked Sendable where State: Sendable {}
 
