@@ -516,12 +516,22 @@ struct ChildStatePropertyTests {
         var observed: [(row: ObservedRow, child: Child<Ticker>, changedAfter: Bool)] = []
         var readers: [Task<Bool, Never>] = []
         var probe = 0
+        // A row removed and added again says "added 1", "row 1 1" … again:
+        // each entry is awaited as its next occurrence.
+        var occurrences: [String: Int] = [:]
+        func next(_ entry: String) async {
+            let count = (occurrences[entry] ?? 0) + 1
+            occurrences[entry] = count
+            await outputs.waitUntil("occurrence \(count) of \"\(entry)\"") { entries in
+                entries.lazy.filter { $0 == entry }.count >= count
+            }
+        }
         for step in program {
             switch step {
             case .add(let key):
                 guard live[key] == nil else { continue }
                 try? proxy.send(.addRow(key))
-                await outputs.waitFor("added \(key)")
+                await next("added \(key)")
                 probe += 1
                 try? proxy.send(.probe(probe))
                 await outputs.waitFor("probe \(probe)")
@@ -546,7 +556,7 @@ struct ChildStatePropertyTests {
             case .tick(let key):
                 guard let child = live[key], let count = counts[key] else { continue }
                 try? child.send(.tick)
-                await outputs.waitFor("row \(key) \(count + 1)")
+                await next("row \(key) \(count + 1)")
                 counts[key] = count + 1
                 for index in observed.indices where observed[index].child == child {
                     observed[index].changedAfter = true
@@ -556,7 +566,7 @@ struct ChildStatePropertyTests {
                     continue
                 }
                 try? proxy.send(.removeRow(key))
-                await outputs.waitFor("removed \(key)")
+                await next("removed \(key)")
                 removed.append((child, count))
             case .observe(let key):
                 guard let child = live[key] else { continue }

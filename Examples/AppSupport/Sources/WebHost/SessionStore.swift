@@ -174,6 +174,11 @@ actor SessionStore<App: WebApplication> {
         let all = sessions.values.map(\.session)
         sessions.removeAll()
         provisionalOrder.removeAll()
+        // Every page first hears that the server is stopping, then each
+        // session stops (and its pages' streams end).
+        for session in all {
+            await session.tellPagesStopping()
+        }
         for session in all {
             await session.stop()
         }

@@ -35,9 +35,10 @@ import WebUI
 ///   has ended — is answered 409 with the reason in words: as plain text
 ///   for the script, which shows it above the page, and as a page with a
 ///   link back for a plain form;
-/// - `GET /events`: the session's states, as Server-Sent Events (`page`),
-///   with a comment at every sweep, so that a page whose connection is gone
-///   is noticed; an open page keeps its session alive;
+/// - `GET /events`: the session's states, as Server-Sent Events (`page`,
+///   and `parts` for a change inside the page's parts), with a comment at
+///   every sweep, so that a page whose connection is gone is noticed, and
+///   `stopping` when the server stops; an open page keeps its session alive;
 /// - `GET /streams/<name>?token=…`: a stream the page sends (its
 ///   microphone), a WebSocket upgraded only with the session's cookie, its
 ///   token and the server's own `Origin` (else 400 with an empty body,
@@ -120,7 +121,9 @@ public final class WebHost<App: WebApplication>: Sendable {
         try await server.wait()
     }
 
-    /// Stops the server: ends every session (their runs are cancelled and
+    /// Stops the server: tells every open page that the server is stopping
+    /// (an event `stopping`, whose words the page's script shows until it
+    /// reconnects), ends every session (their runs are cancelled and
     /// awaited, their pages' streams end), then stops listening. In that
     /// order: the server's shutdown waits for the responses in flight, and
     /// an open page lasts as long as its session.
@@ -136,8 +139,8 @@ public final class WebHost<App: WebApplication>: Sendable {
     /// Docker and Kubernetes send, `SIGINT` what Ctrl-C does — and then
     /// stops as ``stop()`` does: every session's run is cancelled and
     /// awaited (a write in progress either commits or does not: the stores
-    /// write in transactions), the open pages' streams end (their scripts
-    /// reconnect), the responses in flight finish and the server stops
+    /// write in transactions), the open pages are told and their streams
+    /// end (their scripts reconnect), the responses in flight finish and the server stops
     /// listening. Waiting for that is bounded by `gracePeriod`: past it,
     /// the host logs what it gave up on and returns, so that the process
     /// exits on time whatever a session does.

@@ -260,6 +260,8 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
                     }
                 case .ping:
                     try await writer.write(ByteBuffer(string: ": ping\n\n"))
+                case .stopping:
+                    try await writer.write(ByteBuffer(string: Self.stoppingEvent))
                 }
             }
             try await writer.finish(nil)
@@ -306,6 +308,12 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         guard let type = request.headers[.contentType] else { return false }
         let mediaType = type.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces)
         return mediaType?.lowercased() == "application/x-www-form-urlencoded"
+    }
+
+    /// The event that tells an open page the server is stopping; its
+    /// script shows the words above the page until it reconnects.
+    static var stoppingEvent: String {
+        "event: stopping\ndata: The server is stopping or restarting; this page reconnects when it is back.\n\n"
     }
 
     /// One Server-Sent Event named `name` (`page`: the whole content;

@@ -20,6 +20,8 @@ enum PageSignal: Sendable {
     case changed(version: Int)
     /// Nothing changed: write a comment, so that a closed page is noticed.
     case ping
+    /// The server is stopping: tell the page, whose stream ends next.
+    case stopping
 }
 
 /// The app, hosted for one browser session.
@@ -58,6 +60,9 @@ actor WebSession<App: WebApplication>: TransducerHost {
     private var run: Task<Void, Never>?
     /// Whether the run has ended.
     private(set) var hasEnded = false
+    /// Whether the server is stopping: the pages have been told, and are
+    /// sent nothing else.
+    private var isStopping = false
 
     init(app: App, id: String, token: String, renderings: WebRenderCache) {
         self.app = app
@@ -241,6 +246,15 @@ actor WebSession<App: WebApplication>: TransducerHost {
         if listener.isPage { setOpenPages(openPages - 1) }
     }
 
+    /// Tells every open page that the server is stopping (its stream ends
+    /// once the session stops); nothing is pushed to them afterwards.
+    func tellPagesStopping() {
+        isStopping = true
+        for listener in listeners.values where listener.isPage {
+            listener.continuation.yield(.stopping)
+        }
+    }
+
     /// Sends every open page a comment: a page whose connection has gone
     /// fails to take it, which closes it.
     func pingPages() {
@@ -281,6 +295,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     }
 
     private func stateDidChange() {
+        guard !isStopping else { return }
         version += 1
         if PushTiming.isOn { changedAt = PushTiming.now() }
         for listener in listeners.values {

@@ -171,6 +171,9 @@ public enum WebPage {
               replaceParts(event.data, event.lastEventId);
             }
           });
+          // The server is stopping (a deploy, a restart): say so until the
+          // page reconnects to it or reloads into a new session.
+          events.addEventListener("stopping", (event) => { showRefusal(event.data); });
           events.addEventListener("error", () => {
             // The session has ended (it expired, or the server restarted):
             // a reload starts a new one.

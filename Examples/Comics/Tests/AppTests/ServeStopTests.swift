@@ -1,6 +1,7 @@
 // `comics serve` stopped as a deploy stops it (SIGTERM) and as Ctrl-C does
-// (SIGINT), with a browser's page open: it ends its sessions, the page's
-// stream ends, and the process exits 0 within its grace period (5 s).
+// (SIGINT), with a browser's page open: it tells the page, ends its
+// sessions, the page's stream ends, and the process exits 0 within its
+// grace period (5 s).
 
 import Foundation
 import TerminalTesting
@@ -28,9 +29,12 @@ struct ServeStopTests {
 
         let status = await server.signal(signal, within: .seconds(10))
         #expect(status == 0, "the server exits 0 on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
-        // The page's stream ended with the server (its script reconnects).
+        // The page was told before its stream ended (its script shows the
+        // words until it reconnects), and nothing came after.
+        _ = try await pages.first(
+            where: { $0.contains("The server is stopping or restarting") }, "the page told the server is stopping")
         await #expect(throws: (any Error).self) {
-            _ = try await pages.first(where: { _ in false }, "nothing after the stop")
+            _ = try await pages.first(where: { _ in true }, "nothing after the stop")
         }
     }
 }

@@ -72,6 +72,14 @@ struct BrowserTests {
             #expect(try await browser.run("return document.title;") as? String == "Oak Comics · \(title)")
             try await browser.waitUntil("document.getElementById('comic-image') !== null")
             try WebDriver.saveArtifact(try await browser.screenshot(), as: "comics-web-favourite.png")
+
+            // The server stops (a deploy, a restart): the page says so, above
+            // what it showed, instead of going quiet.
+            await web.host.stop()
+            try await browser.waitUntil(
+                "(document.getElementById('oak-refusal')?.textContent ?? '').includes('stopping or restarting')")
+            #expect(try await browser.run("return document.getElementById('oak-refusal').hidden;") as? Bool == false)
+            try WebDriver.saveArtifact(try await browser.screenshot(), as: "comics-web-stopping.png")
         } catch {
             await browser.quit()
             await web.stop()
