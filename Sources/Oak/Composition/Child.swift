@@ -437,6 +437,12 @@ extension ChildStorage: @unchecked Sendable where State: Sendable {}
 final class StateObservation: Observable, Sendable {
     private let registrar = ObservationRegistrar()
 
+    /// Counts the changes announced to observers, over every child and
+    /// shared run of the process: ``withStateTracking(_:onChange:)`` reads
+    /// it before and after a tracking, to catch a change made on another
+    /// thread between a read and the tracking's installation.
+    @usableFromInline static let changes = LockedState<UInt64>(0)
+
     /// Stands for the child's state in the registrar.
     var state: Void { () }
 
@@ -449,6 +455,37 @@ final class StateObservation: Observable, Sendable {
     /// Tells the registrar's observers the state changes while `body` runs.
     @usableFromInline
     func changing(_ body: () -> Void) {
+        Self.changes.withLock { $0 &+= 1 }
         registrar.withMutation(of: self, keyPath: \.state, body)
     }
+}
+
+/// Runs `apply` as `withObservationTracking` does, and calls `onChange`
+/// once something it read changes — including a change that
+/// `withObservationTracking` alone can miss: one made on another thread
+/// after `apply` read the state and before the tracking was installed.
+///
+/// A ``SharedRun`` runs on its own isolation, so a view that reads
+/// ``SharedRun/state`` can race with its next publication; a ``Child``
+/// runs on its parent's, where no change comes between. When a child's or
+/// a shared run's change was announced anywhere in the process while the
+/// tracking was being set up, `onChange` is called as well (at worst once
+/// more than needed: a host renders again and finds nothing new). Hosts
+/// that render states of children and shared runs use it instead of
+/// `withObservationTracking`:
+///
+/// ```swift
+/// let screen = withStateTracking {
+///     render(host.state)
+/// } onChange: {
+///     redraws.yield()
+/// }
+/// ```
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+public func withStateTracking<T>(_ apply: () -> T, onChange: @autoclosure () -> @Sendable () -> Void) -> T {
+    let handler = onChange()
+    let before = StateObservation.changes.withLock { $0 }
+    let result = withObservationTracking(apply, onChange: handler)
+    if StateObservation.changes.withLock({ $0 }) != before { handler() }
+    return result
 }

@@ -178,6 +178,26 @@ struct SharedRunTests {
         #expect(shared.state.count == 4)
     }
 
+    /// A shared run publishes on its own isolation: a publication can
+    /// come after a view read the state and before its tracking was
+    /// installed, which `withObservationTracking` alone does not report.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func aPublicationBetweenTheReadAndTheTrackingIsNotMissed() {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let told = Locked(0)
+        let read = withStateTracking {
+            let count = shared.state.count
+            // As if the run published now, on its own thread.
+            shared.broadcast.publish(SharedTally.State(count: 9))
+            return count
+        } onChange: {
+            told.withLock { $0 += 1 }
+        }
+        #expect(read == 0)
+        #expect(told.withLock { $0 } == 1, "the view is told, and renders the new state")
+        #expect(shared.state.count == 9)
+    }
+
     @Test func aStateThatIsNotEquatableIsPublishedAtEveryUpdate() async throws {
         let shared = SharedRun<HostTally>(initialState: .init())
         let run = Task { try await shared.run() }

@@ -195,7 +195,7 @@ public final class TerminalFrontEnd {
         /// without the host's.
         func redraw() {
             let (width, height) = terminal.size
-            let (animating, next, context) = withObservationTracking {
+            let (animating, next, context) = withStateTracking {
                 _ = host.isRunning
                 let state = host.state
                 let animating = isAnimating(state)

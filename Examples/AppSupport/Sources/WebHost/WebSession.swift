@@ -192,7 +192,10 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// is told of, so a child that is not shown any more is forgotten at
     /// its next change.
     private func tracked<R>(_ body: () -> R) -> R {
-        withObservationTracking(body) { [weak self] in
+        // Not `withObservationTracking`: a shared run (a meeting's room)
+        // publishes on its own isolation, and a publication between the
+        // page's read and the tracking's installation must not be missed.
+        withStateTracking(body) { [weak self] in
             Task { await self?.readStateChanged() }
         }
     }

@@ -45,7 +45,7 @@ final class MainHarness {
     /// children's states (`Child.state`, which changes without Main's
     /// state) is tracked, and its change checks the waiters again.
     private func holds(_ condition: (Main.State) -> Bool) -> Bool {
-        withObservationTracking {
+        withStateTracking {
             condition(state)
         } onChange: {
             Task { @MainActor [weak self] in
@@ -245,7 +245,7 @@ struct MainTests {
         // a child's state (`Child.state`) is observed too.
         while true {
             let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-            let holds = withObservationTracking {
+            let holds = withStateTracking {
                 condition(host.state)
             } onChange: {
                 changed.yield()

@@ -42,7 +42,7 @@ final class AppHarness {
     /// room's or a child's own state (which changes without the app's) is
     /// tracked, and its change checks the waiters again.
     private func holds(_ condition: (AppFeature.State) -> Bool) -> Bool {
-        withObservationTracking {
+        withStateTracking {
             condition(state)
         } onChange: {
             Task { @MainActor [weak self] in

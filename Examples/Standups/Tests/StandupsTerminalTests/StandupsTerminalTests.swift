@@ -72,7 +72,7 @@ struct StandupsTerminalTests {
         func until(_ condition: @escaping (AppFeature.State) -> Bool) async {
             while true {
                 let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-                let holds = withObservationTracking {
+                let holds = withStateTracking {
                     condition(host.state)
                 } onChange: {
                     changed.yield()
