@@ -393,13 +393,7 @@ final class ChildStorage<State>: Storage {
                 return true
             }
             guard mustAnnounce else { return }
-            if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
-                let observation = observation as? StateObservation
-            {
-                observation.changing { locked.withLock { $0.state = newValue } }
-            } else {
-                locked.withLock { $0.state = newValue }
-            }
+            stateChanging(observation) { locked.withLock { $0.state = newValue } }
         }
     }
 
@@ -411,11 +405,7 @@ final class ChildStorage<State>: Storage {
     /// The state, as a view reads it: tracked by Observation.
     @inlinable
     var observedState: State {
-        if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
-            let observation = observation as? StateObservation
-        {
-            observation.accessed()
-        }
+        stateAccessed(observation)
         return locked.withLock { slot in
             slot.isObserved = true
             return slot.state
@@ -457,6 +447,30 @@ final class StateObservation: Observable, Sendable {
     func changing(_ body: () -> Void) {
         Self.changes.withLock { $0 &+= 1 }
         registrar.withMutation(of: self, keyPath: \.state, body)
+    }
+}
+
+/// Tells the registrar of `observation` (a ``StateObservation``, where
+/// Observation is available) that the state was read.
+@inlinable
+func stateAccessed(_ observation: AnyObject?) {
+    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
+        let observation = observation as? StateObservation
+    {
+        observation.accessed()
+    }
+}
+
+/// Runs `body`, which changes the state, announced to the observers of
+/// `observation` where Observation is available.
+@inlinable
+func stateChanging(_ observation: AnyObject?, _ body: () -> Void) {
+    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
+        let observation = observation as? StateObservation
+    {
+        observation.changing(body)
+    } else {
+        body()
     }
 }
 

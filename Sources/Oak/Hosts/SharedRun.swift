@@ -279,11 +279,7 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
     /// The latest state, read by a view: tracked by Observation, and from
     /// now on every publication is announced to the registrar.
     var observedState: State {
-        if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
-            let observation = observation as? StateObservation
-        {
-            observation.accessed()
-        }
+        stateAccessed(observation)
         return core.withLock { core in
             core.isObserved = true
             return core.state
@@ -293,10 +289,8 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
     /// Makes `state` the latest and wakes the watchers that wait; tells
     /// the registrar's observers once a view has read the state.
     func publish(_ state: State) {
-        if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *),
-            let observation = observation as? StateObservation, core.withLock({ $0.isObserved })
-        {
-            observation.changing { store(state) }
+        if core.withLock({ $0.isObserved }) {
+            stateChanging(observation) { store(state) }
         } else {
             store(state)
         }
