@@ -113,18 +113,21 @@ struct Serve: AsyncParsableCommand {
         }
         address.withLock { if $0.isEmpty { $0 = host.baseURL } }
         // SIGTERM (a deploy) and Ctrl-C stop it gracefully, from the moment
-        // its address is printed: the sessions end, then the claims and the
-        // storage close; the process exits 0.
+        // its address is printed: the sessions end, the stand-ups' provider
+        // writes what is left, then the claims and the storage close; the process exits 0.
         do {
             try await host.serve {
                 // Written at once, not buffered: a script waits for this line.
                 FileHandle.standardOutput.write(Data("Oak Standups: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
             }
         } catch {
+            await env.standups.close()
             await homes?.close()
             await storage.close()
             throw error
         }
+        // Every session's changes are durable before the storage closes.
+        await env.standups.close()
         await homes?.close()
         await storage.close()
     }

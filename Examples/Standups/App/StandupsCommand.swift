@@ -163,10 +163,12 @@ struct Meet: AsyncParsableCommand {
         do {
             try await StandupsTerminalApp(terminal: terminal).run(env: env)
         } catch {
+            await env.standups.close()
             await storage.close()
             if let error = error as? TerminalError { throw CommandError("\(error)") }
             throw error
         }
+        await env.standups.close()
         await storage.close()
     }
 }

@@ -171,6 +171,16 @@ where Shared.State: Sendable, Shared.Output: Sendable, Shared.Proxy: Sendable {
     }
 }
 
+extension SharedRun: Hashable {
+    /// Whether `lhs` and `rhs` are the same shared run (identity: two runs
+    /// in the same state are two runs). A parent's state that holds a
+    /// shared run's handle is equal to itself while it holds the same run.
+    public static func == (lhs: SharedRun, rhs: SharedRun) -> Bool { lhs === rhs }
+
+    /// Hashes the run's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
 extension SharedRun where Shared.Env == Void {
     /// Runs the transducer until it ends, on the caller's isolation; see
     /// ``run(env:output:isolation:)``.

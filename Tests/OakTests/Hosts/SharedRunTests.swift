@@ -317,6 +317,20 @@ struct SharedRunTests {
         #expect(try shared.ending?.get() == 1)
     }
 
+    @Test func aSharedRunIsEqualToItselfOnlyWhateverItsState() async throws {
+        struct Parent: Hashable { var shared: SharedRun<SharedTally> }
+        let one = SharedRun<SharedTally>(initialState: .init())
+        let other = SharedRun<SharedTally>(initialState: .init())
+        #expect(Parent(shared: one) == Parent(shared: one))
+        #expect(Parent(shared: one) != Parent(shared: other))
+        #expect(Set([one, one, other]).count == 2)
+        let run = Task { try await one.run() }
+        await one.proxy.send(.add(2))
+        #expect(Parent(shared: one) == Parent(shared: one))
+        await one.proxy.send(.stop)
+        _ = try await run.value
+    }
+
     @Test func anEffectTransducerRunsWithItsEnvironmentAndOutput() async throws {
         let shared = SharedRun<SharedFetch>(initialState: .init())
         let outputs = Mutex<[Int]>([])

@@ -1,10 +1,12 @@
 // The root of the app: navigation as one stack of screens over the list
 // (a stand-up, its meeting, a past meeting), each screen with at most one
-// sheet or question of its own; the stand-ups provider as a child run that
-// every screen's changes go to and whose state every screen shows; and
-// quitting, which waits until every change is durable. The state holds
-// handles only: each child's state (`Child.state`) and each meeting's
-// (its room's) is kept once, by its run, and read from there.
+// sheet or question of its own; the stand-ups provider, one run that every
+// session of the process shares (`SharedStandups`), which every screen's
+// changes go to — in order, through this session's outbox, one at a time —
+// and whose state every screen shows; and quitting, which waits until
+// every change is durable. The state holds handles only: each child's state
+// (`Child.state`), each meeting's (its room's) and the stand-ups (the
+// provider's) are kept once, by their runs, and read from there.
 
 import Devices
 import Foundation
@@ -43,9 +45,15 @@ public enum AppFeature: EffectTransducer {
 
     /// The app's state.
     public struct State: Terminable, Equatable, Sendable {
-        /// The provider's run, from `start` on; its state, the stand-ups,
-        /// is ``data``.
-        public var provider: Child<StandupsProvider>?
+        /// The provider's run, shared by every session of the process,
+        /// from `start` on; its state, the stand-ups, is ``data``.
+        public var provider: SharedRun<StandupsProvider>?
+        /// This session's changes not yet handed to the provider, in the
+        /// order they were made.
+        public var outbox: [StandupChange]
+        /// Whether a change is being handed to the provider (which makes a
+        /// sender wait while many sessions' changes queue up).
+        public var isDelivering: Bool
         /// The list (the bottom of the stack).
         public var list: StandupsList.State
         /// The screens over the list, the top one last.
@@ -59,6 +67,8 @@ public enum AppFeature: EffectTransducer {
         /// The app before `start`.
         public init() {
             provider = nil
+            outbox = []
+            isDelivering = false
             list = StandupsList.State()
             path = []
             isQuitting = false
@@ -72,10 +82,13 @@ public enum AppFeature: EffectTransducer {
         /// (``Oak/Child/state``); before `start`, an empty provider's.
         public var data: StandupsProvider.State { provider?.state ?? StandupsProvider.State() }
 
+        /// Whether every change of this session is durable: handed to the
+        /// provider, and written by it.
+        public var isSaved: Bool { outbox.isEmpty && !isDelivering && data.isSaved }
+
         /// The screen on top, if any (else the list is shown).
         public var top: Screen? { path.last }
 
-        var providerChildren: [Child<StandupsProvider>] { provider.map { [$0] } ?? [] }
         var detailChildren: [Child<StandupDetail>] {
             path.compactMap { if case .detail(let child) = $0 { child } else { nil } }
         }
@@ -91,9 +104,13 @@ public enum AppFeature: EffectTransducer {
     public enum Event: Equatable, Sendable {
         /// Start the provider (load the stand-ups).
         case start
+        /// The session is attached to the process's provider.
+        case attached(SharedRun<StandupsProvider>)
         /// The provider's state changed (``State/data`` reads it): every
         /// screen follows it.
         case providerChanged
+        /// The provider took the change handed to it: the next one goes.
+        case delivered
         /// An event of the list.
         case list(StandupsList.Event)
         /// Open a stand-up's screen.
@@ -120,8 +137,9 @@ public enum AppFeature: EffectTransducer {
 
     /// The ports of the provider and the features.
     public struct Env: Sendable {
-        /// The stand-ups' store.
-        public var standups: StandupsProvider.Dependencies
+        /// The stand-ups, one provider for every run of the app that has
+        /// this port (every browser session of a server).
+        public var standups: SharedStandups
         /// A stand-up's screen's port.
         public var detail: StandupDetail.Env
         /// The meetings in progress, shared by every run of the app that
@@ -142,7 +160,7 @@ public enum AppFeature: EffectTransducer {
             standups: StandupsProvider.Dependencies, detail: StandupDetail.Env,
             meetings: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env
         ) {
-            self.standups = standups
+            self.standups = SharedStandups(standups)
             self.detail = detail
             self.meetings = MeetingRooms(env: meetings) { change in try? await standups.save([change]) }
         }
@@ -158,14 +176,8 @@ public enum AppFeature: EffectTransducer {
         var effects: [Self.Effect] = []
         transition(&state, event, &effects)
         if state.hasQuit {
-            state.provider = nil
             state.path = []
-        }
-        if let change = Self.Effect.children(
-            \.providerChildren, from: before, to: state,
-            start: { child in .run(child, env: { $0.standups }, output: { _ in .providerChanged }) })
-        {
-            effects.insert(change, at: 0)
+            if !before.hasQuit { effects.append(.cancelTask(Self.providerID)) }
         }
         if let change = Self.Effect.children(
             \.detailChildren, from: before, to: state,
@@ -188,13 +200,28 @@ public enum AppFeature: EffectTransducer {
         switch event {
         case .start:
             guard state.provider == nil, !state.hasQuit else { return }
-            let provider = Child(
-                StandupsProvider.self, initialState: StandupsProvider.State(),
-                proxy: StandupsProvider.Proxy(bufferSize: 64, initialEvent: .load))
+            // Attaches to the process's provider (the first session starts
+            // it) and follows its state: the latest, each time this session
+            // is ready for it.
+            effects.append(
+                Effect(
+                    id: Self.providerID,
+                    operation: { env, input in
+                        let provider = env.standups.attach()
+                        await input.send(.attached(provider))
+                        for await _ in provider.states { await input.send(.providerChanged) }
+                    }))
+        case .attached(let provider):
+            guard state.provider == nil, !state.hasQuit else { return }
             state.provider = provider
+            deliverNext(&state, &effects)
         case .providerChanged:
             followProvider(&state, &effects)
-            if state.isQuitting, state.data.isSaved { state.hasQuit = true }
+            if state.isQuitting, state.isSaved { state.hasQuit = true }
+        case .delivered:
+            state.isDelivering = false
+            deliverNext(&state, &effects)
+            if state.isQuitting, state.isSaved { state.hasQuit = true }
         case .list(let event):
             guard state.path.isEmpty else { return }
             if let added = StandupsList.update(&state.list, event: event) {
@@ -275,10 +302,13 @@ public enum AppFeature: EffectTransducer {
             }
             pop(top.id, &state)
         case .retrySave:
-            if let provider = state.provider { effects.append(.send(.retry, to: provider)) }
+            if let provider = state.provider {
+                effects.append(Effect(operation: { _, _ in await provider.proxy.send(.retry) }))
+            }
         case .startOver(let withSamples):
             if let provider = state.provider {
-                effects.append(.send(.startOver(withSamples: withSamples), to: provider))
+                effects.append(
+                    Effect(operation: { _, _ in await provider.proxy.send(.startOver(withSamples: withSamples)) }))
             }
         case .quit:
             // A meeting in progress asks first (save, discard or resume);
@@ -289,7 +319,7 @@ public enum AppFeature: EffectTransducer {
                 effects.append(Effect(operation: { _, _ in await room.proxy.send(.endMeeting) }))
                 return
             }
-            if state.data.isSaved || state.isQuitting {
+            if state.isSaved || state.isQuitting {
                 state.hasQuit = true
             } else {
                 state.isQuitting = true
@@ -300,10 +330,33 @@ public enum AppFeature: EffectTransducer {
     /// The operation that follows the meeting's room while its screen shows.
     static let roomID: EffectID = "meeting-room"
 
-    /// Hands `change` to the provider.
+    /// The operation that attaches to the provider and follows it.
+    static let providerID: EffectID = "provider"
+    /// The operation that hands the outbox's first change to the provider.
+    static let deliveryID: EffectID = "delivery"
+
+    /// Puts `change` in the outbox, for the provider, after the changes
+    /// made before it.
     static func save(_ change: StandupChange, _ state: inout State, _ effects: inout [Self.Effect]) {
-        guard let provider = state.provider else { return }
-        effects.append(.send(.apply(change), to: provider))
+        state.outbox.append(change)
+        deliverNext(&state, &effects)
+    }
+
+    /// Hands the outbox's first change to the provider, unless one is
+    /// being handed (one at a time keeps this session's order among every
+    /// session's changes). The provider's proxy makes the operation wait
+    /// while it is busy: a change is slowed, never dropped.
+    static func deliverNext(_ state: inout State, _ effects: inout [Self.Effect]) {
+        guard !state.isDelivering, let provider = state.provider, !state.outbox.isEmpty else { return }
+        let change = state.outbox.removeFirst()
+        state.isDelivering = true
+        effects.append(
+            Effect(
+                id: deliveryID,
+                operation: { _, input in
+                    await provider.proxy.send(.apply(change))
+                    await input.send(.delivered)
+                }))
     }
 
     /// Removes the screen `id` and every screen above it; nothing when it

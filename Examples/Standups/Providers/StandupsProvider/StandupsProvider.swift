@@ -113,6 +113,10 @@ public enum StandupsProvider: EffectTransducer {
     /// The port.
     public typealias Env = Dependencies
 
+    /// A sender waits for room, never loses a change: one provider takes
+    /// the changes of every session of a process (``SharedStandups``).
+    public typealias Proxy = SyncSuspendingProxy<Event>
+
     /// Every state: the features show it.
     public typealias Output = State
 
@@ -192,10 +196,10 @@ public enum StandupsProvider: EffectTransducer {
                 do throws(StoreFailure) {
                     try await env.save(batch)
                 } catch {
-                    try input.send(.writeFailed(error))
+                    await input.send(.writeFailed(error))
                     return
                 }
-                try input.send(.wrote)
+                await input.send(.wrote)
             })
     }
 
@@ -214,7 +218,7 @@ public enum StandupsProvider: EffectTransducer {
             id: updatesID,
             operation: { env, input in
                 for await standups in env.updates() {
-                    try input.send(.updated(standups))
+                    await input.send(.updated(standups))
                 }
             })
     }

@@ -134,4 +134,79 @@ struct AppFeatureTests {
         try await app.send(.quit) { $0.hasQuit }
         await app.end()
     }
+
+    @Test func everySessionOfAProcessSharesOneProviderAndSeesTheOthersChanges() async throws {
+        let store = MockStandupsStore([.mock])
+        let env = appEnv(store)
+        let first = try await started(store, env: env)
+        let second = try await started(store, env: env)
+        #expect(first.state.provider != nil && first.state.provider == second.state.provider)
+        try await first.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        try await first.send(.list(.form(.setTitle("Shared")))) { _ in true }
+        try await first.send(.list(.confirmAdd)) { _ in true }
+        // The other session shows it from the one copy, before it is saved.
+        await second.waitFor { $0.data.standups.map(\.title) == ["Design", "Shared"] }
+        await first.waitFor { $0.isSaved }
+        #expect(store.standups.map(\.title) == ["Design", "Shared"])
+        await first.end()
+        await second.end()
+    }
+
+    @Test func manySessionsChangesAreAllSavedEachSessionsInItsOrder() async throws {
+        let store = MockStandupsStore([])
+        let env = appEnv(store)
+        let sessions = 8
+        let changes = 12
+        var apps: [AppHarness] = []
+        for _ in 0..<sessions { apps.append(try await started(store, env: env)) }
+        // Every session adds its stand-ups as fast as it can: more changes
+        // at once than the provider's buffer holds.
+        var adding: [Task<Void, any Error>] = []
+        for session in 0..<sessions {
+            let app = apps[session]
+            adding.append(
+                Task { @MainActor in
+                    for change in 0..<changes {
+                        let id = UUID(number: 1 + session * 100 + change)
+                        try await app.send(.list(.add(id, attendee: UUID(number: 50_000 + session * 100 + change))))
+                        try await app.send(.list(.form(.setTitle("\(session)-\(change)"))))
+                        try await app.send(.list(.confirmAdd))
+                    }
+                })
+        }
+        for task in adding { try await task.value }
+        for app in apps { await app.waitFor { $0.isSaved && $0.data.standups.count == sessions * changes } }
+        let titles = store.standups.map(\.title)
+        #expect(titles.count == sessions * changes)
+        for session in 0..<sessions {
+            let own = titles.filter { $0.hasPrefix("\(session)-") }
+            #expect(own == (0..<changes).map { "\(session)-\($0)" })
+        }
+        for app in apps { await app.end() }
+    }
+
+    @Test func closingTheSharedProviderWaitsUntilEveryChangeIsDurable() async throws {
+        let store = MockStandupsStore([])
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let gated = StandupsProvider.Dependencies.mock(store)
+        let env = appEnv(
+            store,
+            standups: StandupsProvider.Dependencies(
+                load: gated.load,
+                save: { changes throws(StoreFailure) in
+                    for await _ in gate { break }
+                    try await gated.save(changes)
+                },
+                startOver: gated.startOver))
+        let app = try await started(store, env: env)
+        try await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        try await app.send(.list(.confirmAdd)) { !$0.data.writing.isEmpty }
+        await app.end()
+        let closed = Task { await env.standups.close() }
+        #expect(store.standups.isEmpty)
+        open.yield()
+        await closed.value
+        #expect(store.standups.map(\.id) == [UUID(number: 1)])
+        #expect(env.standups.run.ending != nil)
+    }
 }

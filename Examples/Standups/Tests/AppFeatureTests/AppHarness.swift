@@ -111,13 +111,14 @@ extension AppFeature.State {
     }
 }
 
-/// The app's ports over `store`, with `speech` and a test clock.
+/// The app's ports over `store` (or `standups`), with `speech` and a test
+/// clock.
 func appEnv(
     _ store: MockStandupsStore, speech: SpeechClient = .unavailable(.denied), clock: WatchedClock = WatchedClock(),
-    sounds: SoundLog = SoundLog()
+    sounds: SoundLog = SoundLog(), standups: StandupsProvider.Dependencies? = nil
 ) -> AppFeature.Env {
     AppFeature.Env(
-        standups: .mock(store), detail: StandupDetail.Env(speech: speech),
+        standups: standups ?? .mock(store), detail: StandupDetail.Env(speech: speech),
         meeting: RecordMeeting.Env(
             clock: clock, speech: speech, sound: .mock(sounds), now: { Date(timeIntervalSince1970: 1_234_567_890) },
             uuid: { UUID(number: 0) }))

@@ -1,0 +1,66 @@
+// The stand-ups of a process, one copy for every session: the provider runs
+// once, as a `SharedRun`, and every run of the app that has these ports (each
+// browser session of a server, the one terminal session) shows its state and
+// sends it changes. The provider's proxy makes a sender wait for room rather
+// than drop a change, so a burst of saves from many sessions is slowed, never
+// lost. The run starts with the first session (loading the stand-ups then,
+// not at launch) and ends with `close()`, once every change is durable.
+
+import Models
+import Oak
+import Synchronization
+
+/// The stand-ups provider one process shares (``StandupsProvider``, run
+/// once): its ``run`` is the one copy of the stand-ups every session shows.
+public final class SharedStandups: Sendable {
+    /// The provider's run: read its state (observable), send it events.
+    public let run: SharedRun<StandupsProvider>
+
+    private let dependencies: StandupsProvider.Dependencies
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// The stand-ups kept by `dependencies`, not loaded until a session
+    /// attaches.
+    public init(_ dependencies: StandupsProvider.Dependencies) {
+        self.dependencies = dependencies
+        self.run = SharedRun(
+            initialState: StandupsProvider.State(), proxy: StandupsProvider.Proxy(bufferSize: 64))
+    }
+
+    /// The provider's run, started (loading the stand-ups) by the first
+    /// session that attaches.
+    public func attach() -> SharedRun<StandupsProvider> {
+        task.withLock { task in
+            guard task == nil else { return }
+            let run = self.run
+            let dependencies = self.dependencies
+            task = Task {
+                async let ending: Void = { _ = try? await run.run(env: dependencies) }()
+                await run.proxy.send(.load)
+                await ending
+            }
+        }
+        return run
+    }
+
+    /// Waits until every change is durable — or writing has failed, or the
+    /// stand-ups never loaded — then ends the provider's run. Call it once
+    /// the sessions have ended; nothing to do when none attached.
+    public func close() async {
+        guard let running = task.withLock({ $0 }) else { return }
+        for await state in run.states where state.isSettled {
+            break
+        }
+        run.proxy.cancel()
+        await running.value
+    }
+}
+
+extension StandupsProvider.State {
+    /// Whether nothing is left to write: every change is durable, or
+    /// writing stopped after a failure (until retried), or loading is not
+    /// done (nothing can have changed).
+    public var isSettled: Bool {
+        phase != .loaded || isSaved || failure != nil
+    }
+}
