@@ -95,23 +95,24 @@ class Session:
     async def open(self, ready=lambda page: True):
         """Opens a session as a browser does (GET /, then its event
         stream) and waits for a pushed page for which `ready` holds."""
-        status, head, _ = await request(self.port, "GET", "/")
+        status, head, page = await request(self.port, "GET", "/")
         if status != 200:
             raise RuntimeError(f"GET / answered {status}")
         match = re.search(r"Set-Cookie: (oak_session=[0-9a-f]+)", head)
         self.cookie = match.group(1)
+        # The page's token, for its intents (pushed content carries none).
+        self.token = re.search(r'<meta name="oak-token" content="([0-9a-f]+)"', page).group(1)
         self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         self.writer.write(
             (f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nCookie: {self.cookie}\r\n\r\n").encode())
         await self.writer.drain()
         asyncio.get_running_loop().create_task(self.read_events())
-        while self.token is None:
+        while True:
             # A stream that never brings a page (the session was refused
             # or ended) fails here rather than hanging the load test.
             _, page = await asyncio.wait_for(self.pages.get(), timeout=30)
-            match = re.search(r'name="token" value="([0-9a-f]+)"', page)
-            if match and ready(page):
-                self.token = match.group(1)
+            if ready(page):
+                break
 
     async def read_events(self):
         buffer = b""

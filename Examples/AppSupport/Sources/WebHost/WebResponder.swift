@@ -228,11 +228,10 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         // page is remembered by hashes only (`PageParts`).
         let body = ResponseBody { [weak session] writer in
             guard let first = session else { return try await writer.finish(nil) }
-            // The content carries a placeholder for the token (it may be
-            // shared with other sessions): the token goes into what is sent.
-            let token = first.tokenMarkup
+            // The content carries a placeholder for the token, the same for
+            // every session (the page's script posts with its page's token):
+            // what is pushed is the same for every page that shows the same.
             func send(_ event: String, changedAt: Int64? = nil) async throws {
-                let event = WebRenderCache.page(event, token: token)
                 let text = changedAt.map { PushTiming.stamped(event, changedAt: $0) } ?? event
                 try await writer.write(ByteBuffer(string: text))
             }
@@ -320,16 +319,31 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     /// `parts`: changed parts) whose data is `content`.
     static func event(_ content: String, id: Int, name: String = "page") -> String {
         // Every push of every open page goes through here: one pass over
-        // the bytes, each line led by "data: ", carriage returns dropped.
+        // the bytes, each line led by "data: ", carriage returns dropped;
+        // the runs between line breaks are copied whole.
         let head = "id: \(id)\nevent: \(name)\ndata: "
+        var content = content
+        content.makeContiguousUTF8()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(head.utf8.count + content.utf8.count + 64)
         bytes.append(contentsOf: head.utf8)
-        for byte in content.utf8 {
-            switch byte {
-            case UInt8(ascii: "\r"): continue
-            case UInt8(ascii: "\n"): bytes.append(contentsOf: "\ndata: ".utf8)  // a literal: no allocation
-            default: bytes.append(byte)
+        let copied: Void? = content.utf8.withContiguousStorageIfAvailable { content in
+            var start = 0
+            for index in content.indices
+            where content[index] == UInt8(ascii: "\n") || content[index] == UInt8(ascii: "\r") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: content[start..<index]))
+                if content[index] == UInt8(ascii: "\n") { bytes.append(contentsOf: "\ndata: ".utf8) }
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: content[start...]))
+        }
+        if copied == nil {
+            for byte in content.utf8 {
+                switch byte {
+                case UInt8(ascii: "\r"): continue
+                case UInt8(ascii: "\n"): bytes.append(contentsOf: "\ndata: ".utf8)
+                default: bytes.append(byte)
+                }
             }
         }
         bytes.append(contentsOf: "\n\n".utf8)

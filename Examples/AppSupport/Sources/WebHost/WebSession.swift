@@ -129,7 +129,9 @@ actor WebSession<App: WebApplication>: TransducerHost {
         let state = storage.value
         return tracked {
             sendable(
-                WebPage.document(title: app.title(of: state), content: app.content(of: state, session: context())))
+                WebPage.document(
+                    title: app.title(of: state), content: app.content(of: state, session: context()),
+                    token: tokenMarkup))
         }
     }
 
@@ -161,9 +163,9 @@ actor WebSession<App: WebApplication>: TransducerHost {
     var isSettled: Bool { hasEnded || tracked { app.isSettled(storage.value) } }
 
     /// The content of the current state for a page that is open
-    /// (``content()``, without the session's token: the writer puts it in
-    /// what it sends, ``WebRenderCache/page(_:token:)``), and when that
-    /// state was written (``changedAt``).
+    /// (``content()``, without the session's token: the page's script posts
+    /// its forms with the token of the page it loaded), and when that state
+    /// was written (``changedAt``).
     @inline(never)
     func push() -> (content: HTML, changedAt: Int64) {
         (content(), changedAt)
@@ -172,8 +174,9 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// The content of the current state, for a page that is open, led by
     /// the page's title for the script to set (`data-page-title`): the
     /// browser's tab follows the state too. Its forms carry
-    /// ``WebContext/tokenPlaceholder``: what is sent of it gets the token
-    /// (``WebRenderCache/page(_:token:)``).
+    /// ``WebContext/tokenPlaceholder``, the same for every session: it is
+    /// pushed as it is, and the page's script puts its token in a form it
+    /// posts.
     @inline(never)
     func content() -> HTML {
         let state = storage.value

@@ -111,11 +111,20 @@ public final class WebClient: @unchecked Sendable {
         }.joined(separator: "&")
     }
 
-    /// The anti-forgery token in a page.
+    /// The anti-forgery token of a page as it was loaded: the one its
+    /// script posts with (`<meta name="oak-token">`), else its first
+    /// form's; `nil` in pushed content, which carries no session's token.
     public static func token(in page: String) -> String? {
-        guard let range = page.range(of: "name=\"token\" value=\"") else { return nil }
-        let rest = page[range.upperBound...]
-        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+        for marker in ["<meta name=\"oak-token\" content=\"", "name=\"token\" value=\""] {
+            guard let range = page.range(of: marker) else { continue }
+            let rest = page[range.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { continue }
+            let token = String(rest[..<end])
+            // Pushed content carries the placeholder (WebUI's
+            // `WebContext.tokenPlaceholder`), not a session's token.
+            if token != "\u{1}oak-token\u{1}" { return token }
+        }
+        return nil
     }
 
     /// Refuses every redirect: the test sees the redirect itself.

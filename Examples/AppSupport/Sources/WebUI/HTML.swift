@@ -84,22 +84,49 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleBySt
 
     /// `text` escaped for HTML text and double- or single-quoted attribute
     /// values; control characters other than tab and newline dropped.
+    ///
+    /// Every rendering of every page escapes its text: one pass over the
+    /// UTF-8 bytes, and none more when nothing is to be escaped (most labels
+    /// and keys). The control characters (Unicode's `Cc`) are U+0000–U+001F,
+    /// U+007F and U+0080–U+009F; the last are two bytes, `C2 80`–`C2 9F`.
     public static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            case "\t", "\n": escaped.unicodeScalars.append(scalar)
-            default:
-                if scalar.properties.generalCategory == .control { continue }
-                escaped.unicodeScalars.append(scalar)
+        var text = text
+        text.makeContiguousUTF8()
+        let escaped = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard let first = bytes.firstIndex(where: needsAttention) else { return nil }
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count + 16)
+            result.append(contentsOf: bytes[..<first])
+            var index = first
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "&"): result.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "<"): result.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): result.append(contentsOf: "&gt;".utf8)
+                case UInt8(ascii: "\""): result.append(contentsOf: "&quot;".utf8)
+                case UInt8(ascii: "'"): result.append(contentsOf: "&#39;".utf8)
+                case UInt8(ascii: "\t"), UInt8(ascii: "\n"): result.append(byte)
+                case 0..<0x20, 0x7F: continue
+                case 0xC2 where index < bytes.count && (0x80...0x9F).contains(bytes[index]):
+                    index += 1
+                default: result.append(byte)
+                }
             }
+            return String(decoding: result, as: UTF8.self)
         }
-        return escaped
+        return escaped.flatMap { $0 } ?? text
+    }
+
+    /// Whether a byte of UTF-8 may have to be escaped or dropped (`C2`
+    /// leads U+0080–U+00BF, among them the C1 controls).
+    private static func needsAttention(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+            0..<0x20, 0x7F, 0xC2:
+            true
+        default: false
+        }
     }
 }

@@ -29,22 +29,27 @@ public enum WebPage {
         + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     /// A whole page: `content` inside the element the script updates.
-    public static func document(title: String, content: HTML) -> HTML {
-        """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(title)</title>
-        <link rel="stylesheet" href="\(stylePath)">
-        <script src="\(scriptPath)" defer></script>
-        </head>
-        <body>
-        <main id="\(contentID)">\(content)</main>
-        </body>
-        </html>
-        """
+    /// A session's page carries its `token` for the script, which posts
+    /// the forms of pushed content with it (pushed content is shared by
+    /// every session that shows the same, and carries
+    /// ``WebContext/tokenPlaceholder`` in its forms).
+    public static func document(title: String, content: HTML, token: HTML? = nil) -> HTML {
+        let tokenMeta: HTML = token.map { "\n<meta name=\"oak-token\" content=\"\($0)\">" } ?? ""
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">\(tokenMeta)
+            <title>\(title)</title>
+            <link rel="stylesheet" href="\(stylePath)">
+            <script src="\(scriptPath)" defer></script>
+            </head>
+            <body>
+            <main id="\(contentID)">\(content)</main>
+            </body>
+            </html>
+            """
     }
 
     /// A page that is only a message: errors, a full server.
@@ -70,6 +75,18 @@ public enum WebPage {
         (function () {
           const app = document.getElementById("\(contentID)");
           if (!app || !window.EventSource || !window.fetch) { return; }
+          // The session's token, from the page as it was loaded: pushed
+          // content is the same for every session that shows it, so its
+          // forms carry a placeholder, which posting replaces with this.
+          const tokenMeta = document.querySelector('meta[name="oak-token"]');
+          const token = tokenMeta ? tokenMeta.content : null;
+          // Pushed content gets the token where the page as loaded has it,
+          // so that it is the same page a reload shows.
+          const owned = (root) => {
+            if (token === null) { return; }
+            root.querySelectorAll('input[name="token"]').forEach((input) => input.setAttribute("value", token));
+            root.querySelectorAll("[data-token]").forEach((element) => { element.dataset.token = token; });
+          };
           // A short tone whenever a pushed page's [data-tone] changes (a
           // meeting's speaker). Browsers let a page play sound only once the
           // user has clicked in it: the audio context starts then. Every
@@ -113,6 +130,7 @@ public enum WebPage {
           };
           const show = (content, version) => {
             app.innerHTML = content;
+            owned(app);
             const titled = app.querySelector("template[data-page-title]");
             if (titled) { document.title = titled.dataset.pageTitle; }
             placeMicrophone();
@@ -124,6 +142,7 @@ public enum WebPage {
           const parts = document.createElement("template");
           const replaceParts = (markup, version) => {
             parts.innerHTML = markup;
+            owned(parts.content);
             for (const part of [...parts.content.children]) {
               const key = part.dataset.key;
               const target = key === undefined ? null
@@ -261,7 +280,7 @@ public enum WebPage {
               return;
             }
             microphone.name = place.dataset.microphone;
-            microphone.token = place.dataset.token;
+            microphone.token = token !== null ? token : place.dataset.token;
             place.append(control);
           };
           showMicrophone("off", "");
@@ -282,6 +301,9 @@ public enum WebPage {
             const form = event.target;
             if (!(form instanceof HTMLFormElement) || !form.classList.contains("intent")) { return; }
             event.preventDefault();
+            if (token !== null) {
+              form.querySelectorAll('input[name="token"]').forEach((input) => { input.value = token; });
+            }
             // The button pressed names the intent in forms with several.
             const data = new FormData(form);
             const button = event.submitter;

@@ -151,17 +151,26 @@ struct WebHostTests {
         #expect(WebResponder<TallyWeb>.event("", id: 1) == "id: 1\nevent: page\ndata: \n\n")
     }
 
-    @Test func aRenderingSharedBySessionsCarriesEachSessionsOwnToken() async throws {
+    @Test func eachSessionsPageCarriesItsTokenAndPushesAreTheSameForEverySession() async throws {
         let tally = try await TallyHost.start()
         let first = tally.client()
         let second = tally.client()
-        let firstToken = try #require(WebClient.token(in: try await first.get("/").body))
+        let firstPage = try await first.get("/").body
+        let firstToken = try #require(WebClient.token(in: firstPage))
         let secondToken = try #require(WebClient.token(in: try await second.get("/").body))
         #expect(firstToken != secondToken)
         #expect(firstToken.count == 64 && secondToken.count == 64)
-        var pushes = first.events().makeAsyncIterator()
-        let pushed = try #require(try await pushes.next())
-        #expect(pushed.contains("value=\"\(firstToken)\"") && !pushed.contains("\u{1}"), "\(pushed)")
+        // The page as loaded: the token in its forms and for its script.
+        #expect(firstPage.contains("<meta name=\"oak-token\" content=\"\(firstToken)\">"))
+        #expect(!firstPage.contains("\u{1}"))
+        // Pushed content names no session: its forms carry the placeholder,
+        // which the script replaces with its page's token as it posts.
+        var firstPushes = first.events().makeAsyncIterator()
+        var secondPushes = second.events().makeAsyncIterator()
+        let pushed = try #require(try await firstPushes.next())
+        #expect(!pushed.contains(firstToken) && pushed.contains(WebContext.tokenPlaceholder.rendered), "\(pushed)")
+        #expect(try await secondPushes.next() == pushed)
+        #expect(WebPage.script.contains("meta[name=\"oak-token\"]"))
         #expect(try await first.intent("increment", token: firstToken).status == 204)
         #expect(try await second.intent("increment", token: secondToken).status == 204)
         #expect(try await second.intent("increment", token: firstToken).status == 403)
