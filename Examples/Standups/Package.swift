@@ -225,7 +225,8 @@ let package = Package(
             name: "StandupsProviderTests",
             dependencies: [
                 "StandupsProvider", "Models", .product(name: "Oak", package: "Oak"),
-                .product(name: "OakTesting", package: "Oak"),
+                .product(name: "OakTesting", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
+                "StandupsTestSupport",
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ],
             path: "Tests/StandupsProviderTests"),

@@ -160,9 +160,13 @@ public enum AppFeature: EffectTransducer {
             standups: StandupsProvider.Dependencies, detail: StandupDetail.Env,
             meetings: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env
         ) {
-            self.standups = SharedStandups(standups)
+            let shared = SharedStandups(standups)
+            self.standups = shared
             self.detail = detail
-            self.meetings = MeetingRooms(env: meetings) { change in try? await standups.save([change]) }
+            // A meeting nobody watched end is saved through the provider
+            // too: in order with every session's changes, and tried again
+            // until it is durable.
+            self.meetings = MeetingRooms(env: meetings) { change in await shared.save(change) }
         }
     }
 

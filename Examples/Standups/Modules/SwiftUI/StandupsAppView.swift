@@ -51,7 +51,7 @@ public struct StandupsAppView: View {
             }
             if let failure = state.data.failure, state.data.phase == .loaded {
                 HStack {
-                    Text("Not saved: \(failure.summary)").foregroundStyle(.red)
+                    Text("Not saved yet: \(failure.summary) Trying again by itself.").foregroundStyle(.red)
                     Spacer()
                     Button("Try again") { app(.retrySave)() }
                 }

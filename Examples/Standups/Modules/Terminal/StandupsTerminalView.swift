@@ -446,7 +446,7 @@ public enum StandupsTerminalView {
         guard let failure = state.data.failure, state.data.phase == .loaded else { return }
         let row = max(canvas.height - 3, canvas.lines.count)
         while canvas.lines.count < row { canvas.skip() }
-        canvas.add(" Not saved: \(failure.summary)  (r try again)", .error)
+        canvas.add(" Not saved yet: \(failure.summary) Trying again by itself  (r now)", .error)
         bindings.append(KeyBinding([.character("r")], "retry save", inStatusBar: false, intent: app(.retrySave)))
     }
 }

@@ -72,7 +72,8 @@ public enum StandupsWebView {
         var banner: HTML?
         if let failure = state.data.failure, state.data.phase == .loaded {
             banner = """
-                <p class="failure" id="save-failure">Not saved: \(failure.summary) \
+                <p class="failure" id="save-failure">Not saved yet: \(failure.summary) \
+                Your changes wait here and are written as soon as the store can take them. \
                 \(context.button("Try again", key: "app.retrySave", intent: app(.retrySave)))</p>
                 """
         }

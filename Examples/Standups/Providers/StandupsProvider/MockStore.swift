@@ -7,13 +7,16 @@ import Models
 import Synchronization
 
 extension StandupsProvider.Dependencies {
-    /// Dependencies over `store`, in memory.
-    public static func mock(_ store: MockStandupsStore = MockStandupsStore()) -> Self {
+    /// Dependencies over `store`, in memory; a failed write is tried again
+    /// on `clock`.
+    public static func mock(
+        _ store: MockStandupsStore = MockStandupsStore(), clock: any Clock<Duration> = ContinuousClock()
+    ) -> Self {
         Self(
             load: { () throws(StoreFailure) in try store.load() },
             save: { (changes: [StandupChange]) throws(StoreFailure) in try store.save(changes) },
             startOver: { (standups: [Standup]) throws(StoreFailure) in store.startOver(standups) },
-            updates: { store.updates() })
+            updates: { store.updates() }, clock: clock)
     }
 }
 

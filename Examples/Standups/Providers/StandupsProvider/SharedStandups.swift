@@ -43,6 +43,19 @@ public final class SharedStandups: Sendable {
         return run
     }
 
+    /// Hands `change` to the provider, which writes it — in order with
+    /// every session's changes, tried again until it is durable — once the
+    /// stand-ups are loaded (the provider applies nothing before). For
+    /// what no session hands over, such as a meeting that ended with
+    /// nobody watching.
+    public func save(_ change: StandupChange) async {
+        let run = attach()
+        for await state in run.states where state.phase == .loaded {
+            await run.proxy.send(.apply(change))
+            return
+        }
+    }
+
     /// Waits until every change is durable — or writing has failed, or the
     /// stand-ups never loaded — then ends the provider's run. Call it once
     /// the sessions have ended; nothing to do when none attached.

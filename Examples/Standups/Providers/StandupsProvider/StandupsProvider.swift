@@ -2,8 +2,10 @@
 // stand-ups for every feature. It loads them, applies each change at once
 // (the screens show it), writes the changes in order, one batch at a time
 // (changes made while a batch is written are coalesced into the next one),
-// says when everything is saved, stops writing after a failure until asked
-// to retry, and takes the changes others made (another web session, another
+// says when everything is saved, and after a failure stops writing and
+// tries again by itself — after 1, 2, 4 … at most 30 seconds on its clock —
+// or when asked sooner (a database that was away is written to once it is
+// back; nobody has to press anything), and takes the changes others made (another web session, another
 // process) from its dependencies' updates. Features send it changes and
 // observe its state; its dependencies are the store's port, `live()` built
 // by the injector from the SQLite adapter, `mock()` in memory.
@@ -39,8 +41,11 @@ public enum StandupsProvider: EffectTransducer {
         /// The batch the store is writing now.
         public var writing: [StandupChange]
         /// Why the last write failed, if it did: writing stops until
-        /// ``Event/retry``.
+        /// ``Event/retry``, which the provider sends itself after a while
+        /// (``StandupsProvider/retryDelay(after:)``).
         public var failure: StoreFailure?
+        /// How many writes in a row failed (0 after a write succeeds).
+        public var failedWrites: Int
 
         /// Nothing loaded yet.
         public init(phase: Phase = .idle, standups: IdentifiedArrayOf<Standup> = []) {
@@ -49,6 +54,7 @@ public enum StandupsProvider: EffectTransducer {
             self.queued = []
             self.writing = []
             self.failure = nil
+            self.failedWrites = 0
         }
 
         /// Whether every change is durable.
@@ -75,7 +81,9 @@ public enum StandupsProvider: EffectTransducer {
         /// The store could not write the batch in flight; nothing of it was
         /// written.
         case writeFailed(StoreFailure)
-        /// Try the failed write again.
+        /// Try the failed write again (the provider sends it itself after
+        /// ``StandupsProvider/retryDelay(after:)``; a user may send it
+        /// sooner).
         case retry
         /// After a failed load: start again, empty or with the samples (a
         /// damaged file is kept aside).
@@ -95,18 +103,22 @@ public enum StandupsProvider: EffectTransducer {
         public var startOver: @Sendable (_ standups: [Standup]) async throws(StoreFailure) -> Void
         /// The stand-ups after each change someone else made.
         public var updates: @Sendable () -> AsyncStream<[Standup]>
+        /// The clock that times the retries of a failed write.
+        public var clock: any Clock<Duration>
 
         /// Dependencies from their parts.
         public init(
             load: @escaping @Sendable () async throws(StoreFailure) -> [Standup],
             save: @escaping @Sendable (_ changes: [StandupChange]) async throws(StoreFailure) -> Void,
             startOver: @escaping @Sendable (_ standups: [Standup]) async throws(StoreFailure) -> Void,
-            updates: @escaping @Sendable () -> AsyncStream<[Standup]> = { AsyncStream { $0.finish() } }
+            updates: @escaping @Sendable () -> AsyncStream<[Standup]> = { AsyncStream { $0.finish() } },
+            clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.load = load
             self.save = save
             self.startOver = startOver
             self.updates = updates
+            self.clock = clock
         }
     }
 
@@ -122,6 +134,14 @@ public enum StandupsProvider: EffectTransducer {
 
     static let writeID: EffectID = "write"
     static let updatesID: EffectID = "updates"
+    static let retryID: EffectID = "retry"
+
+    /// How long the provider waits before it tries a failed write again by
+    /// itself, after `failedWrites` failures in a row: 1, 2, 4, 8, 16
+    /// seconds, then 30.
+    public static func retryDelay(after failedWrites: Int) -> Duration {
+        .seconds(min(1 << min(max(failedWrites - 1, 0), 5), 30))
+    }
 
     /// The transitions.
     public static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
@@ -152,16 +172,25 @@ public enum StandupsProvider: EffectTransducer {
             return writeNext(&state)
         case .wrote:
             state.writing = []
+            state.failedWrites = 0
             return writeNext(&state)
         case .writeFailed(let failure):
             state.failure = failure
+            state.failedWrites += 1
             state.queued = state.writing + state.queued
             state.writing = []
-            return nil
+            let delay = retryDelay(after: state.failedWrites)
+            return Effect(
+                id: retryID,
+                operation: { env, input in
+                    try await env.clock.sleep(for: delay)
+                    await input.send(.retry)
+                })
         case .retry:
             guard state.failure != nil else { return nil }
             state.failure = nil
-            return writeNext(&state)
+            // Asked before the timer's turn: the timer goes.
+            return .combine([.cancelTask(retryID), writeNext(&state)].compactMap { $0 })
         case .startOver(let withSamples):
             guard case .failed = state.phase else { return nil }
             state.phase = .loading

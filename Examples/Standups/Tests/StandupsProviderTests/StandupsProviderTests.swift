@@ -1,23 +1,29 @@
 // The stand-ups provider, exhaustively, over the in-memory store: loading,
 // every change applied at once and written in order, batches coalesced,
-// writing stopped by a failure until retried, a failed load and a way on,
+// writing stopped by a failure until retried (by the user, or by the
+// provider itself after a back-off on a test clock), a failed load and a
+// way on,
 // and changes made elsewhere merged under the ones not yet written.
 
+import Clocks
 import Foundation
 import IdentifiedCollections
 import Models
 import Oak
 import OakTesting
 import StandupsProvider
+import StandupsTestSupport
 import Testing
 
 @Suite("The stand-ups provider")
 struct StandupsProviderTests {
     let failure = StoreFailure(summary: "The disk is full.", detail: "Could not write /tmp/x: disk full.")
 
-    func tester(_ store: MockStandupsStore) -> (TransducerTester<StandupsProvider>, Expected) {
+    func tester(
+        _ store: MockStandupsStore, clock: WatchedClock = WatchedClock()
+    ) -> (TransducerTester<StandupsProvider>, Expected) {
         let initial = StandupsProvider.State()
-        let tester = TransducerTester(StandupsProvider.self, initialState: initial, env: .mock(store))
+        let tester = TransducerTester(StandupsProvider.self, initialState: initial, env: .mock(store, clock: clock))
         return (tester, Expected(initial))
     }
 
@@ -107,11 +113,13 @@ struct StandupsProviderTests {
                 $0.writing = []
                 $0.queued = [.add(.mock)]
                 $0.failure = failure
+                $0.failedWrites = 1
             }
         ) {
             $0.writing = []
             $0.queued = [.add(.mock)]
             $0.failure = failure
+            $0.failedWrites = 1
         }
         // Shown at once, written after the failed one.
         await tester.send(
@@ -137,7 +145,16 @@ struct StandupsProviderTests {
             $0.writing = [.add(.mock), .add(.engineeringMock)]
             $0.queued = []
         }
-        await tester.receive(.wrote, output: expected { $0.writing = [] }) { $0.writing = [] }
+        await tester.receive(
+            .wrote,
+            output: expected {
+                $0.writing = []
+                $0.failedWrites = 0
+            }
+        ) {
+            $0.writing = []
+            $0.failedWrites = 0
+        }
         #expect(store.standups == [.mock, .engineeringMock])
         #expect(store.batches == [[.add(.mock), .add(.engineeringMock)]])
         // Following others' changes goes on while the provider runs.
@@ -208,5 +225,71 @@ struct StandupsProviderTests {
         // Following others' changes goes on while the provider runs.
         await tester.skipInFlightEffects()
         await tester.finish()
+    }
+
+    @Test func aFailedWriteIsTriedAgainByItselfLaterAndLaterUntilItIsWritten() async {
+        let clock = WatchedClock()
+        let store = MockStandupsStore([], saveFailures: [failure, failure])
+        let (tester, expected) = tester(store, clock: clock)
+        await tester.send(.load, output: expected { $0.phase = .loading }) { $0.phase = .loading }
+        await tester.receive(.loaded([]), output: expected { $0.phase = .loaded }) { $0.phase = .loaded }
+        await tester.send(
+            .apply(.add(.mock)),
+            output: expected {
+                $0.standups = [.mock]
+                $0.writing = [.add(.mock)]
+            }
+        ) {
+            $0.standups = [.mock]
+            $0.writing = [.add(.mock)]
+        }
+        func failed(_ count: Int) -> (inout StandupsProvider.State) -> Void {
+            {
+                $0.writing = []
+                $0.queued = [.add(.mock)]
+                $0.failure = self.failure
+                $0.failedWrites = count
+            }
+        }
+        func retried(_ state: inout StandupsProvider.State) {
+            state.failure = nil
+            state.writing = [.add(.mock)]
+            state.queued = []
+        }
+        await tester.receive(.writeFailed(failure), output: expected(failed(1)), assert: failed(1))
+        // Nothing before its time: one second after the first failure.
+        await clock.waitForSleeps(1)
+        await clock.base.advance(by: .milliseconds(999))
+        #expect(store.batches.isEmpty && tester.state.failure == failure)
+        await clock.base.advance(by: .milliseconds(1))
+        await tester.receive(.retry, output: expected(retried), assert: retried)
+        await tester.receive(.writeFailed(failure), output: expected(failed(2)), assert: failed(2))
+        // Two seconds after the second.
+        await clock.waitForSleeps(2)
+        await clock.base.advance(by: .milliseconds(1_999))
+        #expect(store.batches.isEmpty)
+        await clock.base.advance(by: .milliseconds(1))
+        await tester.receive(.retry, output: expected(retried), assert: retried)
+        await tester.receive(
+            .wrote,
+            output: expected {
+                $0.writing = []
+                $0.failedWrites = 0
+            }
+        ) {
+            $0.writing = []
+            $0.failedWrites = 0
+        }
+        #expect(store.standups == [.mock])
+        #expect(store.batches == [[.add(.mock)]])
+        await tester.skipInFlightEffects()
+        await tester.finish()
+    }
+
+    @Test func theWaitBeforeARetryDoublesUpToHalfAMinute() {
+        let delays = (1...8).map { StandupsProvider.retryDelay(after: $0) }
+        #expect(delays == [1, 2, 4, 8, 16, 30, 30, 30].map { .seconds($0) })
+        #expect(StandupsProvider.retryDelay(after: 0) == .seconds(1))
+        #expect(StandupsProvider.retryDelay(after: .max) == .seconds(30))
     }
 }
