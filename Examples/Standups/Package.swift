@@ -96,7 +96,10 @@ let package = Package(
         // The meetings in progress, one run each, shared by their viewers.
         .target(
             name: "MeetingRooms",
-            dependencies: ["Models", "RecordMeeting", "StandupsProvider", .product(name: "Oak", package: "Oak")],
+            dependencies: [
+                "Models", "RecordMeeting", "StandupsProvider", .product(name: "Oak", package: "Oak"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Modules/MeetingRooms"),
         // The root: navigation, the provider, quitting.
         .target(
@@ -258,7 +261,7 @@ let package = Package(
             name: "StandupsAppTests",
             dependencies: [
                 "App", "StandupsTestSupport", .product(name: "TerminalTesting", package: "AppSupport"),
-                "Models", "PostgresStandups", .product(name: "WebTesting", package: "AppSupport"),
+                "Models", "PostgresStandups", "StandupsStore", .product(name: "WebTesting", package: "AppSupport"),
                 .product(name: "PostgresTesting", package: "AppSupport"),
                 .product(name: "PostgresSupport", package: "AppSupport"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
@@ -279,6 +282,7 @@ let package = Package(
             name: "MeetingRoomsTests",
             dependencies: [
                 "MeetingRooms", "Models", "RecordMeeting", "Devices", "StandupsProvider", "StandupsTestSupport",
+                .product(name: "Oak", package: "Oak"),
             ],
             path: "Tests/MeetingRoomsTests"),
     ],

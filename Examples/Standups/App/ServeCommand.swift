@@ -12,6 +12,7 @@ import PostgresStandups
 import PostgresSupport
 import RecordMeeting
 import StandupDetail
+import StandupsProvider
 import StandupsWeb
 import Synchronization
 import WebHost
@@ -82,7 +83,15 @@ struct Serve: AsyncParsableCommand {
             meetings: { standupID in
                 RecordMeeting.Env(
                     clock: clock, speech: speech(standupID), sound: .silent, now: { Date() }, uuid: { UUID() })
-            })
+            }, checkpoints: storage.checkpoints)
+        // The meetings that were in progress when the server last stopped
+        // go on (or are saved, when their time ran out meanwhile).
+        do throws(StoreFailure) {
+            try await env.meetings.resume(now: Date())
+        } catch {
+            Logger(label: "oak.standups.web").error(
+                "The meetings in progress could not be read; none was resumed.", metadata: ["reason": "\(error)"])
+        }
         // With several processes on one database, each stand-up's meetings
         // run in the process that claimed them; the others send their
         // viewers there.
@@ -121,12 +130,16 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("Oak Standups: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
             }
         } catch {
+            await env.meetings.stop()
             await env.standups.close()
             await homes?.close()
             await storage.close()
             throw error
         }
-        // Every session's changes are durable before the storage closes.
+        // Each meeting in progress writes its last checkpoint (the next
+        // process resumes it), and every change is durable, before the
+        // storage closes.
+        await env.meetings.stop()
         await env.standups.close()
         await homes?.close()
         await storage.close()

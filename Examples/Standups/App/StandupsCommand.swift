@@ -68,7 +68,8 @@ struct StoreOptions: ParsableArguments {
     /// The stand-ups' store: the database's, or the data directory's file.
     func storage() async throws -> Storage {
         guard let location = try databaseLocation() else {
-            return Storage(standups: .live(try store()), postgres: nil)
+            let store = try store()
+            return Storage(standups: .live(store), checkpoints: .live(store), postgres: nil)
         }
         let logger = Logger(label: "oak.standups.database")
         let database: PostgresAppDatabase
@@ -79,7 +80,10 @@ struct StoreOptions: ParsableArguments {
         }
         do throws(StoreFailure) {
             let store = try await PostgresStandups.open(database, logger: logger)
-            return Storage(standups: .postgres(store), postgres: (database, store))
+            // Meetings in progress are not kept in PostgreSQL yet: several
+            // processes would need to agree who resumes one (issue 34's
+            // failover), so that it never runs twice.
+            return Storage(standups: .postgres(store), checkpoints: .none, postgres: (database, store))
         } catch {
             await database.close()
             throw CommandError(error.detail)
@@ -110,6 +114,9 @@ struct StoreOptions: ParsableArguments {
 /// close at the end, if they are in PostgreSQL.
 struct Storage {
     var standups: StandupsProvider.Dependencies
+    /// Where meetings in progress are kept while they run (resumed by the
+    /// next process).
+    var checkpoints: MeetingCheckpoints
     var postgres: (database: PostgresAppDatabase, store: PostgresStandups)?
 
     /// Closes the database, if any.
@@ -159,15 +166,23 @@ struct Meet: AsyncParsableCommand {
             meeting: RecordMeeting.Env(
                 clock: clock, speech: speech,
                 sound: SoundPlayer { await MainActor.run { terminal.ring() } },
-                now: { Date() }, uuid: { UUID() }))
+                now: { Date() }, uuid: { UUID() }),
+            checkpoints: storage.checkpoints)
+        // The meetings that were in progress when the app last stopped go
+        // on (or are saved, when their time ran out meanwhile).
+        _ = try? await env.meetings.resume(now: Date())
         do {
             try await StandupsTerminalApp(terminal: terminal).run(env: env)
         } catch {
+            await env.meetings.stop()
             await env.standups.close()
             await storage.close()
             if let error = error as? TerminalError { throw CommandError("\(error)") }
             throw error
         }
+        // A meeting in progress is kept (its last checkpoint) for the next
+        // start; every change is durable before the store closes.
+        await env.meetings.stop()
         await env.standups.close()
         await storage.close()
     }

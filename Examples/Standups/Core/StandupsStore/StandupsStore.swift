@@ -90,6 +90,67 @@ public final class StandupsStore: Sendable {
         }
     }
 
+    /// Keeps `checkpoint` as the meeting in progress of `standupID`, run in
+    /// the room `roomID` (replacing the one kept for the stand-up).
+    ///
+    /// - Throws: ``StandupsStoreError/writeFailed(reason:)``, or what
+    ///   ``load()`` throws when the file cannot be opened.
+    public func saveCheckpoint(
+        _ checkpoint: Data, standup standupID: UUID, room roomID: UUID
+    ) throws(StandupsStoreError) {
+        let pool = try open()
+        do {
+            try pool.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO meetingCheckpoint (standupId, roomId, checkpoint) VALUES (?, ?, ?)
+                        ON CONFLICT (standupId) DO UPDATE SET roomId = excluded.roomId, checkpoint = excluded.checkpoint
+                        """,
+                    arguments: [standupID.uuidString, roomID.uuidString, checkpoint])
+            }
+        } catch {
+            throw Self.failure(error, path: path) { .writeFailed(reason: $0) }
+        }
+    }
+
+    /// Forgets the checkpoint of `standupID`'s meeting, if it is the one of
+    /// room `roomID` (a later meeting's stays).
+    ///
+    /// - Throws: ``StandupsStoreError/writeFailed(reason:)``, or what
+    ///   ``load()`` throws when the file cannot be opened.
+    public func removeCheckpoint(standup standupID: UUID, room roomID: UUID) throws(StandupsStoreError) {
+        let pool = try open()
+        do {
+            try pool.write { db in
+                try db.execute(
+                    sql: "DELETE FROM meetingCheckpoint WHERE standupId = ? AND roomId = ?",
+                    arguments: [standupID.uuidString, roomID.uuidString])
+            }
+        } catch {
+            throw Self.failure(error, path: path) { .writeFailed(reason: $0) }
+        }
+    }
+
+    /// The checkpoints kept: each stand-up's meeting in progress, with its
+    /// room.
+    ///
+    /// - Throws: what ``load()`` throws.
+    public func checkpoints() throws(StandupsStoreError) -> [(standup: UUID, room: UUID, checkpoint: Data)] {
+        let pool = try open()
+        do {
+            return try pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT standupId, roomId, checkpoint FROM meetingCheckpoint").compactMap {
+                    row in
+                    guard let standup = UUID(uuidString: row["standupId"]), let room = UUID(uuidString: row["roomId"])
+                    else { return nil }
+                    return (standup, room, row["checkpoint"])
+                }
+            }
+        } catch {
+            throw Self.failure(error, path: path) { .unreadable(path: path, reason: $0) }
+        }
+    }
+
     /// Starts a new database holding `standups`. A file that cannot be
     /// used is first renamed aside (`standups.sqlite.damaged-…`, with its
     /// side files), never overwritten; the new name is returned.
@@ -329,6 +390,18 @@ public final class StandupsStore: Sendable {
                         transcript TEXT NOT NULL
                     );
                     CREATE INDEX meeting_standup ON meeting(standupId, date);
+                    """)
+        }
+        // The meetings in progress, as their rooms last wrote them: one
+        // per stand-up (a stand-up's meeting runs once), kept by its room.
+        migrator.registerMigration("v2-meeting-checkpoints") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE meetingCheckpoint (
+                        standupId TEXT PRIMARY KEY NOT NULL,
+                        roomId TEXT NOT NULL,
+                        checkpoint BLOB NOT NULL
+                    );
                     """)
         }
         return migrator

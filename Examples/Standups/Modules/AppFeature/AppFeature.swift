@@ -147,18 +147,23 @@ public enum AppFeature: EffectTransducer {
         public var meetings: MeetingRooms
 
         /// The ports; meetings run with `meeting` in rooms of their own,
-        /// saved through `standups` when nobody watches them end.
-        public init(standups: StandupsProvider.Dependencies, detail: StandupDetail.Env, meeting: RecordMeeting.Env) {
-            self.init(standups: standups, detail: detail, meetings: { _ in meeting })
+        /// saved through `standups` when nobody watches them end, kept
+        /// durable through `checkpoints` while they run.
+        public init(
+            standups: StandupsProvider.Dependencies, detail: StandupDetail.Env, meeting: RecordMeeting.Env,
+            checkpoints: MeetingCheckpoints = .none
+        ) {
+            self.init(standups: standups, detail: detail, meetings: { _ in meeting }, checkpoints: checkpoints)
         }
 
         /// The ports; each stand-up's meeting runs in a room of its own
         /// with `meetings(standupID)` (a web server's meeting listens to
         /// its own viewers' microphones), saved through `standups` when
-        /// nobody watches it end.
+        /// nobody watches it end, kept durable through `checkpoints` while
+        /// it runs.
         public init(
             standups: StandupsProvider.Dependencies, detail: StandupDetail.Env,
-            meetings: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env
+            meetings: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env, checkpoints: MeetingCheckpoints = .none
         ) {
             let shared = SharedStandups(standups)
             self.standups = shared
@@ -166,7 +171,8 @@ public enum AppFeature: EffectTransducer {
             // A meeting nobody watched end is saved through the provider
             // too: in order with every session's changes, and tried again
             // until it is durable.
-            self.meetings = MeetingRooms(env: meetings) { change in await shared.save(change) }
+            self.meetings = MeetingRooms(env: meetings, checkpoints: checkpoints) { change in await shared.save(change)
+            }
         }
     }
 

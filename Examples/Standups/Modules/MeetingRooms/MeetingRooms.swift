@@ -8,16 +8,29 @@
 // ends with the meeting. A room nobody watches any more keeps running until
 // the time is up (a meeting is not paused because a laptop closed), and
 // saves the meeting itself, so that it is never lost; the viewers' apps
-// save it too (saving a meeting twice keeps the first). In the terminal
-// there is one viewer; on the web, every browser session of the server
-// shares the rooms.
+// save it too (saving a meeting twice keeps the first: the meeting's id is
+// its room's). In the terminal there is one viewer; on the web, every
+// browser session of the server shares the rooms.
+//
+// A room keeps its meeting durable while it runs: a checkpoint (the
+// stand-up, the elapsed time, the speaker, the transcript so far, when it was
+// taken) at every speaker change and at least every 5 seconds, written
+// through the store's port by a watcher of the room (Oak's
+// `keepCheckpoints`: a slow store never holds the meeting up). A process
+// that starts resumes the meetings whose checkpoints it finds (`resume`):
+// the time away counts as elapsed, and a meeting whose time ran out
+// meanwhile is saved with the transcript it had. The checkpoint goes once
+// the meeting is saved (durably) or discarded.
 
 import Foundation
+import Logging
 import Models
 import Oak
 import RecordMeeting
 import StandupsProvider
 import Synchronization
+
+private let logger = Logger(label: "oak.standups.rooms")
 
 /// The meetings in progress, by stand-up.
 public final class MeetingRooms: Sendable {
@@ -47,26 +60,41 @@ public final class MeetingRooms: Sendable {
     private struct Occupied {
         var room: Room
         var viewers: Int
+        /// The task that runs the meeting and then saves it.
+        var task: Task<Void, Never>?
     }
 
     private let env: @Sendable (Standup.ID) -> RecordMeeting.Env
     private let save: @Sendable (StandupChange) async -> Void
+    private let checkpoints: MeetingCheckpoints
     private let rooms = Mutex<[Standup.ID: Occupied]>([:])
 
-    /// Rooms whose meetings run with `env` and are saved with `save`.
-    public convenience init(env: RecordMeeting.Env, save: @escaping @Sendable (StandupChange) async -> Void) {
-        self.init(env: { _ in env }, save: save)
+    /// The format of the rooms' checkpoints.
+    public static let checkpointFormat = CheckpointFormat<MeetingCheckpoint>(version: 1)
+    /// The longest a meeting's progress waits to be written.
+    public static let checkpointInterval: Duration = .seconds(5)
+
+    /// Rooms whose meetings run with `env` and are saved with `save`
+    /// (which returns once the change is durable), kept durable through
+    /// `checkpoints` while they run.
+    public convenience init(
+        env: RecordMeeting.Env, checkpoints: MeetingCheckpoints = .none,
+        save: @escaping @Sendable (StandupChange) async -> Void
+    ) {
+        self.init(env: { _ in env }, checkpoints: checkpoints, save: save)
     }
 
     /// Rooms whose meetings run with ports of their own, `env(standupID)`
     /// (a web server's meeting listens to its own viewers' microphones),
-    /// and are saved with `save`.
+    /// saved with `save` (which returns once the change is durable), kept
+    /// durable through `checkpoints` while they run.
     public init(
-        env: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env,
+        env: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env, checkpoints: MeetingCheckpoints = .none,
         save: @escaping @Sendable (StandupChange) async -> Void
     ) {
         self.env = env
         self.save = save
+        self.checkpoints = checkpoints
     }
 
     /// How many meetings run now.
@@ -90,29 +118,110 @@ public final class MeetingRooms: Sendable {
                 rooms[standup.id] = occupied
                 return (occupied.room, false)
             }
-            let initial = RecordMeeting.State(standup: standup, isRecording: isRecording)
-            let room = Room(id: UUID(), meeting: SharedRun<RecordMeeting>(initialState: initial))
+            let id = UUID()
+            var initial = RecordMeeting.State(standup: standup, isRecording: isRecording)
+            initial.meetingID = id
+            let room = Room(id: id, meeting: SharedRun<RecordMeeting>(initialState: initial))
             rooms[standup.id] = Occupied(room: room, viewers: 1)
             return (room, true)
         }
         let viewer = Viewer { [weak self] in self?.leave(standup.id, room: room.id) }
-        if isNew { start(room.meeting, of: standup.id, room: room.id) }
+        if isNew { start(room, of: standup.id, with: .start) }
         return (room, RoomStates(states: room.meeting.states, viewer: viewer))
     }
 
-    /// Runs the meeting until it ends, its viewers watching its one state;
-    /// then saves it (when it was saved, not discarded) and closes the
-    /// room.
-    private func start(_ meeting: SharedRun<RecordMeeting>, of standupID: Standup.ID, room: UUID) {
-        let env = self.env(standupID)
-        Task {
-            let ending = try? await meeting.run(env: env)
-            if case .saved(let saved)? = ending?.ending {
-                await save(.addMeeting(saved, to: standupID))
+    /// Resumes the meetings that were in progress when the last process
+    /// stopped, from their checkpoints (``MeetingCheckpoints/all``): each
+    /// in a room of its own, which viewers then join; a meeting whose time
+    /// ran out meanwhile is saved with the transcript it had. A checkpoint
+    /// of another format is dropped, and said so in the log. Returns the
+    /// rooms resumed (the ones that were not already running here).
+    @discardableResult
+    public func resume(now: Date) async throws(StoreFailure) -> [Room] {
+        var resumed: [Room] = []
+        for kept in try await checkpoints.all() {
+            let checkpoint: MeetingCheckpoint
+            do {
+                checkpoint = try Self.checkpointFormat.decode(kept.checkpoint)
+            } catch {
+                logger.error(
+                    "A meeting's checkpoint could not be read and was dropped.",
+                    metadata: ["standup": "\(kept.standup)", "reason": "\(error)"])
+                try? await checkpoints.remove(kept.standup, kept.room)
+                continue
             }
-            close(room, of: standupID)
+            var initial = checkpoint.state
+            initial.meetingID = kept.room
+            let room = Room(id: kept.room, meeting: SharedRun<RecordMeeting>(initialState: initial))
+            let isNew = rooms.withLock { rooms in
+                guard rooms[kept.standup] == nil else { return false }
+                rooms[kept.standup] = Occupied(room: room, viewers: 0)
+                return true
+            }
+            guard isNew else { continue }
+            let away = Int(max(now.timeIntervalSince(checkpoint.takenAt), 0))
+            start(room, of: kept.standup, with: .restored(secondsAway: away))
+            resumed.append(room)
         }
-        Task { await meeting.proxy.send(.start) }
+        return resumed
+    }
+
+    /// Stops every meeting in progress, each with a last checkpoint (so
+    /// that the next process resumes it), and returns once they have
+    /// stopped and their rooms have closed: a server's graceful stop, or a
+    /// terminal app that quits in a meeting. A meeting that was being
+    /// saved is saved first; one that has ended is waited for.
+    public func stop() async {
+        let running = rooms.withLock { rooms in rooms.values.map { ($0.room, $0.task) } }
+        for (room, _) in running where room.state.ending == nil {
+            room.proxy.cancel()
+        }
+        for (_, task) in running { await task?.value }
+    }
+
+    /// The room of `standupID`'s meeting in progress, if one runs here.
+    public func room(of standupID: Standup.ID) -> Room? {
+        rooms.withLock { $0[standupID]?.room }
+    }
+
+    /// Runs the meeting until it ends, its viewers watching its one state
+    /// and its checkpoints written; then saves it (when it was saved, not
+    /// discarded), forgets its checkpoint and closes the room.
+    private func start(_ room: Room, of standupID: Standup.ID, with first: RecordMeeting.Event) {
+        let env = self.env(standupID)
+        let checkpoints = self.checkpoints
+        let meeting = room.meeting
+        let roomID = room.id
+        let task = Task {
+            async let kept: Void = meeting.keepCheckpoints(
+                of: { MeetingCheckpoint($0, takenAt: env.now()) }, every: Self.checkpointInterval,
+                at: { $0.speakerIndex != $1.speakerIndex || $0.ending != $1.ending }, clock: env.clock,
+                write: { checkpoint in
+                    let data = try Self.checkpointFormat.encode(checkpoint)
+                    try await checkpoints.save(.init(standup: standupID, room: roomID, checkpoint: data))
+                })
+            let ending = try? await meeting.run(env: env)
+            await kept
+            switch ending?.ending {
+            case .saved(let saved)?:
+                await save(.addMeeting(saved, to: standupID))
+                // Saved durably: nothing to resume. A failure here leaves a
+                // checkpoint whose meeting is saved: resuming it saves it
+                // again under the same id, which changes nothing.
+                try? await checkpoints.remove(standupID, roomID)
+            case .discarded?:
+                try? await checkpoints.remove(standupID, roomID)
+            case .saving?, nil:
+                // Stopped with the process: its last checkpoint stays, for
+                // the next process to resume.
+                break
+            }
+            close(roomID, of: standupID)
+        }
+        rooms.withLock { rooms in
+            if rooms[standupID]?.room.id == roomID { rooms[standupID]?.task = task }
+        }
+        Task { await meeting.proxy.send(first) }
     }
 
     private func close(_ room: UUID, of standupID: Standup.ID) {
@@ -175,4 +284,60 @@ final class Viewer: Sendable {
     }
 
     deinit { leave() }
+}
+
+/// What of a meeting in progress is kept to resume it: the stand-up, the
+/// time and the speaker, what was heard, whether it is recorded, whether it
+/// was ending (being saved), and when it was taken. Versioned by
+/// ``MeetingRooms/checkpointFormat``.
+public struct MeetingCheckpoint: Codable, Equatable, Sendable {
+    /// The stand-up as it was when the meeting started.
+    public var standup: Standup
+    /// Seconds since the start.
+    public var secondsElapsed: Int
+    /// Whose turn it was.
+    public var speakerIndex: Int
+    /// What was heard so far.
+    public var transcript: String
+    /// Whether the meeting is recorded.
+    public var isRecording: Bool
+    /// Whether it was ending (its time was up, or it was ended and saved):
+    /// resumed, it is saved at once.
+    public var isEnding: Bool
+    /// When the checkpoint was taken.
+    public var takenAt: Date
+
+    /// The checkpoint of `meeting` at `takenAt`; `nil` once it has been
+    /// saved or discarded (nothing to resume).
+    public init?(_ meeting: RecordMeeting.State, takenAt: Date) {
+        switch meeting.ending {
+        case .saved, .discarded: return nil
+        case .saving, nil: break
+        }
+        standup = meeting.standup
+        secondsElapsed = meeting.secondsElapsed
+        speakerIndex = meeting.speakerIndex
+        transcript = meeting.transcript
+        isRecording = meeting.isRecording
+        isEnding = meeting.ending == .saving
+        self.takenAt = takenAt
+    }
+
+    /// The meeting to resume: not started (`restored` starts it), its time
+    /// up when it was ending.
+    public var state: RecordMeeting.State {
+        var state = RecordMeeting.State(standup: standup, isRecording: isRecording)
+        state.secondsElapsed = isEnding ? standup.schedule.durationSeconds : secondsElapsed
+        state.speakerIndex = speakerIndex
+        state.transcript = transcript
+        return state
+    }
+
+    /// Equal when all but the time taken are (a meeting that did not move
+    /// is not written again).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.standup == rhs.standup && lhs.secondsElapsed == rhs.secondsElapsed
+            && lhs.speakerIndex == rhs.speakerIndex && lhs.transcript == rhs.transcript
+            && lhs.isRecording == rhs.isRecording && lhs.isEnding == rhs.isEnding
+    }
 }

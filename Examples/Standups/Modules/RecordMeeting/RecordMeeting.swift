@@ -66,6 +66,14 @@ public enum RecordMeeting: EffectTransducer {
         public var isStarted: Bool
         /// How the meeting ended, once it has.
         public var ending: Ending?
+        /// The id the meeting is saved with, when it is fixed before it
+        /// ends (a room's: a meeting saved twice — by its room and by a
+        /// viewer, or again after a restart — is one meeting); else a new
+        /// one from the port.
+        public var meetingID: UUID?
+        /// What was heard before the meeting was restored (another process
+        /// ran it until then): the recogniser's transcripts go after it.
+        public var transcriptBefore: String
 
         /// A meeting of `standup`, not started; recorded when
         /// `isRecording`.
@@ -79,6 +87,8 @@ public enum RecordMeeting: EffectTransducer {
             self.recognition = .off
             self.isStarted = false
             self.ending = nil
+            self.meetingID = nil
+            self.transcriptBefore = ""
         }
 
         /// The run ends once the meeting is saved or discarded.
@@ -107,6 +117,11 @@ public enum RecordMeeting: EffectTransducer {
     public enum Event: Equatable, Sendable {
         /// Start the timer (and the recogniser, when recording).
         case start
+        /// The meeting was restored from a checkpoint taken `secondsAway`
+        /// ago (its process stopped): the time away counts as elapsed (the
+        /// people met on), the timer and the recogniser start again, or the
+        /// meeting is saved when its time ran out meanwhile.
+        case restored(secondsAway: Int)
         /// A second passed.
         case tick
         /// The next speaker.
@@ -188,6 +203,18 @@ public enum RecordMeeting: EffectTransducer {
             guard state.isRecording else { return timer() }
             state.recognition = .listening
             return .combine(timer(), recognise())
+        case .restored(let secondsAway):
+            guard !state.isStarted else { return nil }
+            state.isStarted = true
+            state.question = nil
+            state.secondsElapsed = min(
+                state.secondsElapsed + max(secondsAway, 0), state.schedule.durationSeconds)
+            state.speakerIndex = max(state.speakerIndex, state.schedule.speaker(at: state.secondsElapsed))
+            state.transcriptBefore = state.transcript
+            if state.secondsElapsed >= state.schedule.durationSeconds { return finish(&state) }
+            guard state.isRecording else { return timer() }
+            state.recognition = .listening
+            return .combine(timer(), recognise())
         case .tick:
             guard state.isStarted, state.question == nil else { return nil }
             state.secondsElapsed += 1
@@ -229,7 +256,9 @@ public enum RecordMeeting: EffectTransducer {
             return nil
         case .speechResult(let transcript):
             guard state.recognition == .listening else { return nil }
-            state.transcript = transcript
+            state.transcript =
+                state.transcriptBefore.isEmpty || transcript.isEmpty
+                ? state.transcriptBefore + transcript : state.transcriptBefore + " " + transcript
             return nil
         case .speechEnded:
             guard state.recognition == .listening else { return nil }
@@ -253,9 +282,10 @@ public enum RecordMeeting: EffectTransducer {
         state.ending = .saving
         if state.recognition == .listening { state.recognition = .ended }
         let transcript = state.transcript
+        let id = state.meetingID
         return .combine(
             .cancelTask(timerID), .cancelTask(speechID),
-            Effect(action: { env in .made(Meeting(id: env.uuid(), date: env.now(), transcript: transcript)) }))
+            Effect(action: { env in .made(Meeting(id: id ?? env.uuid(), date: env.now(), transcript: transcript)) }))
     }
 
     /// One tick a second from the port's clock, each due a second after the

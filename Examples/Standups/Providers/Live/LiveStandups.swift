@@ -42,6 +42,29 @@ extension StandupsProvider.Dependencies {
     }
 }
 
+extension MeetingCheckpoints {
+    /// The meetings' checkpoints in the SQLite store.
+    public static func live(_ store: StandupsStore) -> Self {
+        typealias Blocking = StandupsProvider.Dependencies
+        return Self(
+            save: { (kept: Kept) async throws(StoreFailure) in
+                try await Blocking.blocking { () throws(StandupsStoreError) in
+                    try store.saveCheckpoint(kept.checkpoint, standup: kept.standup, room: kept.room)
+                }
+            },
+            remove: { (standup: Standup.ID, room: UUID) async throws(StoreFailure) in
+                try await Blocking.blocking { () throws(StandupsStoreError) in
+                    try store.removeCheckpoint(standup: standup, room: room)
+                }
+            },
+            all: { () async throws(StoreFailure) -> [Kept] in
+                try await Blocking.blocking { () throws(StandupsStoreError) in
+                    try store.checkpoints().map { Kept(standup: $0.standup, room: $0.room, checkpoint: $0.checkpoint) }
+                }
+            })
+    }
+}
+
 extension StoreFailure {
     /// The provider's view of a store error.
     public init(_ error: StandupsStoreError) {

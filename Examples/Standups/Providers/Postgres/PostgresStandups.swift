@@ -61,6 +61,15 @@ public final class PostgresStandups: Sendable {
         )
         """,
         "CREATE INDEX meeting_standup ON meeting(standup_id, date)",
+        // The meetings in progress, as their rooms last wrote them (the
+        // SQLite file's `v2-meeting-checkpoints`).
+        """
+        CREATE TABLE meeting_checkpoint (
+            standup_id uuid PRIMARY KEY,
+            room_id uuid NOT NULL,
+            checkpoint bytea NOT NULL
+        )
+        """,
     ]
 
     private let database: PostgresAppDatabase
@@ -132,6 +141,43 @@ public final class PostgresStandups: Sendable {
     }
 
     // MARK: - Statements
+
+    /// Keeps `kept` as its stand-up's meeting in progress (replacing the
+    /// one kept for the stand-up).
+    public func saveCheckpoint(_ kept: MeetingCheckpoints.Kept) async throws(StoreFailure) {
+        let logger = logger
+        _ = try await perform { client in
+            try await client.query(
+                """
+                INSERT INTO meeting_checkpoint (standup_id, room_id, checkpoint)
+                VALUES (\(kept.standup), \(kept.room), \(ByteBuffer(bytes: kept.checkpoint)))
+                ON CONFLICT (standup_id) DO UPDATE SET room_id = excluded.room_id, checkpoint = excluded.checkpoint
+                """, logger: logger)
+        }
+    }
+
+    /// Forgets the checkpoint of `standup`'s meeting if it is room `room`'s.
+    public func removeCheckpoint(standup: Standup.ID, room: UUID) async throws(StoreFailure) {
+        let logger = logger
+        _ = try await perform { client in
+            try await client.query(
+                "DELETE FROM meeting_checkpoint WHERE standup_id = \(standup) AND room_id = \(room)", logger: logger)
+        }
+    }
+
+    /// Every checkpoint kept.
+    public func checkpoints() async throws(StoreFailure) -> [MeetingCheckpoints.Kept] {
+        let logger = logger
+        return try await perform { client in
+            var kept: [MeetingCheckpoints.Kept] = []
+            let rows = try await client.query(
+                "SELECT standup_id, room_id, checkpoint FROM meeting_checkpoint", logger: logger)
+            for try await (standup, room, checkpoint) in rows.decode((UUID, UUID, ByteBuffer).self) {
+                kept.append(.init(standup: standup, room: room, checkpoint: Data(checkpoint.readableBytesView)))
+            }
+            return kept
+        }
+    }
 
     private func write(
         _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Void
@@ -256,6 +302,18 @@ public final class PostgresStandups: Sendable {
             summary: "The stand-ups database cannot be reached; try again later.",
             detail: "The stand-ups database \(location) cannot be reached (\(reason)). Check that PostgreSQL runs "
                 + "there and that --database (or DATABASE_URL) names it and a user who may connect, then try again.")
+    }
+}
+
+extension MeetingCheckpoints {
+    /// The meetings' checkpoints in PostgreSQL.
+    public static func postgres(_ store: PostgresStandups) -> Self {
+        Self(
+            save: { (kept: Kept) async throws(StoreFailure) in try await store.saveCheckpoint(kept) },
+            remove: { (standup: Standup.ID, room: UUID) async throws(StoreFailure) in
+                try await store.removeCheckpoint(standup: standup, room: room)
+            },
+            all: { () async throws(StoreFailure) -> [Kept] in try await store.checkpoints() })
     }
 }
 

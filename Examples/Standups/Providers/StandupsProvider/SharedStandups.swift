@@ -45,14 +45,18 @@ public final class SharedStandups: Sendable {
 
     /// Hands `change` to the provider, which writes it — in order with
     /// every session's changes, tried again until it is durable — once the
-    /// stand-ups are loaded (the provider applies nothing before). For
-    /// what no session hands over, such as a meeting that ended with
-    /// nobody watching.
+    /// stand-ups are loaded (the provider applies nothing before), and
+    /// returns once it is durable (or the provider has ended). For what
+    /// no session hands over, such as a meeting that ended with nobody
+    /// watching.
     public func save(_ change: StandupChange) async {
         let run = attach()
         for await state in run.states where state.phase == .loaded {
             await run.proxy.send(.apply(change))
-            return
+            break
+        }
+        for await state in run.states where !state.isPending(change) {
+            break
         }
     }
 

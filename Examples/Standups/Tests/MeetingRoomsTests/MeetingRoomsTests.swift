@@ -2,14 +2,20 @@
 // meeting, whatever the number of viewers; every viewer sees the latest
 // state when it asks, a late joiner the current one at once; an event from any viewer reaches
 // the one run; a room nobody watches keeps running until the time is up
-// and saves the meeting itself. A test clock drives the timer; nothing
+// and saves the meeting itself. A room keeps its meeting durable: a
+// process that stops leaves its last checkpoint, the next one resumes it
+// (the time away counted) and saves it once, under the room's id; a meeting
+// whose time ran out meanwhile is saved with its transcript; a checkpoint
+// of another format is dropped. A test clock drives the timer; nothing
 // sleeps.
 
 import Devices
 import Foundation
 import MeetingRooms
 import Models
+import Oak
 import RecordMeeting
+import StandupsProvider
 import StandupsTestSupport
 import Synchronization
 import Testing
@@ -46,11 +52,15 @@ struct MeetingRoomsTests {
         }
     }
 
-    static func rooms(clock: WatchedClock, saved: Saved) -> MeetingRooms {
+    static func rooms(
+        clock: WatchedClock, saved: Saved, checkpoints: MeetingCheckpoints = .none,
+        now: Date = Date(timeIntervalSince1970: 0)
+    ) -> MeetingRooms {
         MeetingRooms(
             env: RecordMeeting.Env(
                 clock: clock, speech: .unavailable(.denied), sound: .silent,
-                now: { Date(timeIntervalSince1970: 0) }, uuid: { UUID(number: 7) }),
+                now: { now }, uuid: { UUID(number: 7) }),
+            checkpoints: checkpoints,
             save: { saved.save($0) })
     }
 
@@ -95,6 +105,7 @@ struct MeetingRoomsTests {
         await first.proxy.send(.endMeeting)
         await first.proxy.send(.confirmDiscard)
         while let state = await b.next() { _ = state }
+        await rooms.stop()  // nothing to stop: waits until the room has closed
         #expect(rooms.count == 0)
         #expect(saved.changes.isEmpty)
     }
@@ -103,8 +114,10 @@ struct MeetingRoomsTests {
         let clock = WatchedClock()
         let saved = Saved()
         let rooms = Self.rooms(clock: clock, saved: saved)
+        let room: MeetingRooms.Room
         do {
-            let (_, states) = rooms.join(Self.standup, isRecording: false)
+            let (joined, states) = rooms.join(Self.standup, isRecording: false)
+            room = joined
             var viewer = states.makeAsyncIterator()
             #expect(await Self.started(&viewer) != nil)
         }
@@ -115,7 +128,7 @@ struct MeetingRoomsTests {
         #expect(
             change
                 == .addMeeting(
-                    Meeting(id: UUID(number: 7), date: Date(timeIntervalSince1970: 0), transcript: ""),
+                    Meeting(id: room.id, date: Date(timeIntervalSince1970: 0), transcript: ""),
                     to: Self.standup.id))
 
         // The room is closed: the next meeting is a new one.
@@ -125,6 +138,88 @@ struct MeetingRoomsTests {
         await next.proxy.send(.endMeeting)
         await next.proxy.send(.confirmDiscard)
         while let state = await viewer.next() { _ = state }
+        await rooms.stop()
         #expect(rooms.count == 0)
+    }
+
+    @Test func aStoppedProcessLeavesItsMeetingForTheNextWhichResumesItAndSavesItOnce() async {
+        let kept = MockCheckpoints()
+        let saved = Saved()
+        let clock = WatchedClock()
+        let rooms = Self.rooms(clock: clock, saved: saved, checkpoints: .mock(kept))
+        let (room, states) = rooms.join(Self.standup, isRecording: false)
+        var viewer = states.makeAsyncIterator()
+        #expect(await Self.started(&viewer) != nil)
+        // Two seconds in, the second speaker: a milestone, written at once.
+        await clock.advance(by: .seconds(1))
+        await clock.advance(by: .seconds(1))
+        await kept.waitUntil { kept in
+            kept.count == 1
+                && (try? MeetingRooms.checkpointFormat.decode(kept[0].checkpoint)).map {
+                    $0.secondsElapsed == 2 && $0.speakerIndex == 1
+                } == true
+        }
+        #expect(kept.kept.first?.room == room.id && kept.kept.first?.standup == Self.standup.id)
+        // The process stops: the meeting is not saved, its checkpoint stays.
+        await rooms.stop()
+        #expect(saved.changes.isEmpty)
+        #expect(kept.kept.count == 1)
+
+        // The next process, a second later: the meeting goes on from three
+        // seconds, in a room with the same id; a viewer joins it.
+        let nextClock = WatchedClock()
+        let next = Self.rooms(
+            clock: nextClock, saved: saved, checkpoints: .mock(kept), now: Date(timeIntervalSince1970: 1))
+        let resumed = try? await next.resume(now: Date(timeIntervalSince1970: 1))
+        #expect(resumed?.map(\.id) == [room.id])
+        let (joined, nextStates) = next.join(Self.standup, isRecording: false)
+        #expect(joined.id == room.id)
+        var nextViewer = nextStates.makeAsyncIterator()
+        let now = await Self.started(&nextViewer)
+        #expect(now?.secondsElapsed == 3 && now?.speakerIndex == 1)
+        await nextClock.advance(by: .seconds(1))
+        #expect(
+            await saved.first()
+                == .addMeeting(
+                    Meeting(id: room.id, date: Date(timeIntervalSince1970: 1), transcript: ""), to: Self.standup.id))
+        // Saved: nothing is left to resume.
+        await kept.waitUntil { $0.isEmpty }
+        while let state = await nextViewer.next() { _ = state }
+        #expect(saved.changes.count == 1)
+    }
+
+    @Test func aMeetingWhoseTimeRanOutWhileNoProcessRanIsSavedWithItsTranscript() async throws {
+        let kept = MockCheckpoints()
+        let saved = Saved()
+        var meeting = RecordMeeting.State(standup: Self.standup, isRecording: true)
+        meeting.secondsElapsed = 1
+        meeting.transcript = "We shipped it"
+        let checkpoint = try #require(MeetingCheckpoint(meeting, takenAt: Date(timeIntervalSince1970: 0)))
+        let room = UUID(number: 0x300)
+        try await MeetingCheckpoints.mock(kept).save(
+            .init(
+                standup: Self.standup.id, room: room, checkpoint: try MeetingRooms.checkpointFormat.encode(checkpoint)))
+        let rooms = Self.rooms(
+            clock: WatchedClock(), saved: saved, checkpoints: .mock(kept), now: Date(timeIntervalSince1970: 100))
+        try await rooms.resume(now: Date(timeIntervalSince1970: 100))
+        #expect(
+            await saved.first()
+                == .addMeeting(
+                    Meeting(id: room, date: Date(timeIntervalSince1970: 100), transcript: "We shipped it"),
+                    to: Self.standup.id))
+        await kept.waitUntil { $0.isEmpty }
+    }
+
+    @Test func aCheckpointOfAnotherFormatIsDroppedNotMisread() async throws {
+        let kept = MockCheckpoints()
+        let other = CheckpointFormat<MeetingCheckpoint>(version: MeetingRooms.checkpointFormat.version + 1)
+        let meeting = RecordMeeting.State(standup: Self.standup, isRecording: false)
+        let checkpoint = try #require(MeetingCheckpoint(meeting, takenAt: Date(timeIntervalSince1970: 0)))
+        try await MeetingCheckpoints.mock(kept).save(
+            .init(standup: Self.standup.id, room: UUID(), checkpoint: try other.encode(checkpoint)))
+        let rooms = Self.rooms(clock: WatchedClock(), saved: Saved(), checkpoints: .mock(kept))
+        #expect(try await rooms.resume(now: Date(timeIntervalSince1970: 0)).isEmpty)
+        #expect(rooms.count == 0)
+        #expect(kept.kept.isEmpty)
     }
 }

@@ -259,3 +259,58 @@ struct RecordMeetingTests {
         }
     }
 }
+
+@Suite("A meeting restored from a checkpoint")
+struct RestoredMeetingTests {
+    /// Three attendees, six seconds, two each.
+    static let standup = Standup(
+        id: UUID(number: 0x100), title: "Morning", durationSeconds: 6, theme: .teal,
+        attendees: [
+            Attendee(id: UUID(number: 0x101), name: "Ada"), Attendee(id: UUID(number: 0x102), name: "Grace"),
+            Attendee(id: UUID(number: 0x103), name: "Linus"),
+        ])
+
+    func checkpointed(elapsed: Int, speaker: Int, transcript: String, recording: Bool) -> RecordMeeting.State {
+        var state = RecordMeeting.State(standup: Self.standup, isRecording: recording)
+        state.secondsElapsed = elapsed
+        state.speakerIndex = speaker
+        state.transcript = transcript
+        return state
+    }
+
+    @Test func theTimeAwayCountsAndTheSpeakerFollowsIt() {
+        var state = checkpointed(elapsed: 1, speaker: 0, transcript: "", recording: false)
+        let (effect, _) = RecordMeeting.update(&state, event: .restored(secondsAway: 2))
+        #expect(state.isStarted && state.secondsElapsed == 3 && state.speakerIndex == 1)
+        #expect(effect != nil, "the timer starts again")
+        #expect(state.ending == nil)
+        // Restored once: a second restore or a start changes nothing.
+        let before = state
+        _ = RecordMeeting.update(&state, event: .restored(secondsAway: 10))
+        _ = RecordMeeting.update(&state, event: .start)
+        #expect(state == before)
+    }
+
+    @Test func aMeetingWhoseTimeRanOutWhileAwayIsSavedWithItsTranscript() {
+        var state = checkpointed(elapsed: 4, speaker: 2, transcript: "Shipped", recording: true)
+        state.meetingID = UUID(number: 9)
+        _ = RecordMeeting.update(&state, event: .restored(secondsAway: 60))
+        #expect(state.secondsElapsed == 6 && state.ending == .saving && state.recognition == .off)
+        _ = RecordMeeting.update(
+            &state,
+            event: .made(Meeting(id: UUID(number: 9), date: Date(timeIntervalSince1970: 0), transcript: "Shipped")))
+        #expect(
+            state.ending
+                == .saved(Meeting(id: UUID(number: 9), date: Date(timeIntervalSince1970: 0), transcript: "Shipped")))
+    }
+
+    @Test func whatIsHeardAfterARestoreGoesAfterWhatWasHeardBefore() {
+        var state = checkpointed(elapsed: 1, speaker: 0, transcript: "Before the restart", recording: true)
+        _ = RecordMeeting.update(&state, event: .restored(secondsAway: 0))
+        #expect(state.recognition == .listening)
+        _ = RecordMeeting.update(&state, event: .speechResult("and after"))
+        #expect(state.transcript == "Before the restart and after")
+        _ = RecordMeeting.update(&state, event: .speechResult("and after it"))
+        #expect(state.transcript == "Before the restart and after it")
+    }
+}

@@ -1,8 +1,8 @@
 // `standups serve` stopped as a deploy stops it (SIGTERM) and as Ctrl-C does
 // (SIGINT), with a browser's page open: it tells the page, ends its
 // sessions, closes its storage and exits 0 within its grace period (5 s);
-// the next server opens the same data. (A meeting in progress is still
-// lost: issue 34.)
+// the next server opens the same data. (A meeting in progress goes on in
+// the next server: MeetingSurvivesRestartTests.)
 
 import Foundation
 import TerminalTesting

@@ -103,8 +103,41 @@ enum StandupsRule: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
+/// The rules of the meetings' checkpoints port (``MeetingCheckpoints``),
+/// on a new, empty store.
+func checkCheckpoints(_ port: MeetingCheckpoints) async throws {
+    let daily = UUID()
+    let retro = UUID()
+    let (first, second) = (UUID(), UUID())
+    let bytes = Data([0, 1, 2, 0xFF, 0x7B, 0x22]) + Data("Ünïcode 🐧".utf8)
+    #expect(try await port.all().isEmpty)
+    try await port.save(.init(standup: daily, room: first, checkpoint: bytes))
+    #expect(try await port.all() == [.init(standup: daily, room: first, checkpoint: bytes)])
+    // One per stand-up: a later checkpoint (another room: a later meeting)
+    // replaces it; another stand-up's is kept beside it.
+    try await port.save(.init(standup: daily, room: second, checkpoint: Data("later".utf8)))
+    try await port.save(.init(standup: retro, room: first, checkpoint: bytes))
+    let kept = try await port.all().sorted { $0.standup.uuidString < $1.standup.uuidString }
+    let expected: [MeetingCheckpoints.Kept] = [
+        .init(standup: daily, room: second, checkpoint: Data("later".utf8)),
+        .init(standup: retro, room: first, checkpoint: bytes),
+    ].sorted { $0.standup.uuidString < $1.standup.uuidString }
+    #expect(kept == expected)
+    // Removing the first room's leaves the later meeting's.
+    try await port.remove(daily, first)
+    #expect(try await port.all().count == 2)
+    try await port.remove(daily, second)
+    #expect(try await port.all() == [.init(standup: retro, room: first, checkpoint: bytes)])
+}
+
 @Suite("The stand-ups' store port, on every adapter", .timeLimit(.minutes(1)))
 struct StandupsPortContractTests {
+    @Test func meetingCheckpointsInMemoryAndInTheSQLiteFile() async throws {
+        try await checkCheckpoints(.mock())
+        let scratch = try ScratchDirectory()
+        try await checkCheckpoints(.live(StandupsStore(directory: scratch.data)))
+    }
+
     @Test(arguments: StandupsRule.allCases)
     func inMemory(_ rule: StandupsRule) async throws {
         let store = MockStandupsStore()
@@ -140,6 +173,15 @@ struct PostgresStandupsTests {
             })
             await database.close()
             await otherDatabase.close()
+            try result.get()
+        }
+    }
+
+    @Test func meetingCheckpoints() async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            let (database, store) = try await Self.open(location)
+            let result = await Swift.Result(catching: { try await checkCheckpoints(.postgres(store)) })
+            await database.close()
             try result.get()
         }
     }

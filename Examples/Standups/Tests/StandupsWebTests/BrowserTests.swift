@@ -208,7 +208,10 @@ struct BrowserTests {
                 for (browser, counted) in zip(viewers, before) {
                     let after = try #require(try await browser.run(counts) as? [Int])
                     #expect(after[0] == counted[0], "no whole page was pushed for a tick")
-                    #expect(after[1] - counted[1] >= 9, "every tick came as parts: \(counted) → \(after)")
+                    // A page that is slow to take a push gets the latest
+                    // state in one (coalesced): most ticks, not every one,
+                    // arrive on their own on a busy machine.
+                    #expect(after[1] - counted[1] >= 5, "the ticks came as parts: \(counted) → \(after)")
                     let size = try #require(
                         try await browser.run(
                             "return Number(document.body.dataset.partsSize) / Number(document.body.dataset.parts);")
