@@ -1,7 +1,8 @@
 // A meeting in progress survives its server: `standups serve` stopped with
 // SIGTERM mid-meeting exits 0 and leaves the meeting's last checkpoint in
-// the data directory; the next server resumes it (the time away counted),
-// a new page lands in it, and ending it saves it once, with the room's id.
+// the data directory, and one killed with SIGKILL leaves the last it wrote;
+// the next server resumes it (the time away counted), a new page lands in
+// it, and ending it saves it once, with the room's id.
 
 import Foundation
 import Models
@@ -45,7 +46,8 @@ struct MeetingSurvivesRestartTests {
         return Int(page[range.upperBound...].prefix { $0.isNumber })
     }
 
-    @Test func aMeetingGoesOnInTheNextServerAndIsSavedOnce() async throws {
+    @Test(arguments: [SIGTERM, SIGKILL])
+    func aMeetingGoesOnInTheNextServerAndIsSavedOnce(signal: Int32) async throws {
         let standups = try BuiltProgram.url(named: "standups", packagePath: "Examples/Standups")
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
@@ -58,7 +60,11 @@ struct MeetingSurvivesRestartTests {
         let before = try await viewer.pages.first(
             where: { (Self.elapsed(in: $0) ?? 0) >= 2 }, "two seconds of the meeting")
         let elapsedBefore = try #require(Self.elapsed(in: before))
-        #expect(await first.signal(SIGTERM, within: .seconds(10)) == 0)
+        if signal == SIGKILL {
+            await first.kill()
+        } else {
+            #expect(await first.signal(signal, within: .seconds(10)) == 0)
+        }
         // Its last checkpoint is in the store; nothing was saved as a meeting.
         let kept = try StandupsStore(directory: data).checkpoints()
         #expect(kept.count == 1 && kept.first?.standup == Self.standup.id)
