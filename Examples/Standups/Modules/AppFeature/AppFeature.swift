@@ -128,6 +128,8 @@ public enum AppFeature: EffectTransducer {
         case back
         /// Try the failed write again.
         case retrySave
+        /// Try loading the stand-ups again (the store was away).
+        case retryLoad
         /// After a failed load: start again, empty or with the samples.
         case startOver(withSamples: Bool)
         /// Quit once every change is durable (asked again, at once); during
@@ -314,6 +316,10 @@ public enum AppFeature: EffectTransducer {
         case .retrySave:
             if let provider = state.provider {
                 effects.append(Effect(operation: { _, _ in await provider.proxy.send(.retry) }))
+            }
+        case .retryLoad:
+            if let provider = state.provider {
+                effects.append(Effect(operation: { _, _ in await provider.proxy.send(.retryLoad) }))
             }
         case .startOver(let withSamples):
             if let provider = state.provider {

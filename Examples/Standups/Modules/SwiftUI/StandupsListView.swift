@@ -51,12 +51,15 @@ public struct StandupsListView: View {
             VStack(alignment: .leading, spacing: 12) {
                 Text(failure.summary).font(.headline).foregroundStyle(.red)
                 Text(failure.detail).foregroundStyle(.secondary)
-                Text(
-                    failure.isDamaged
-                        ? "The damaged file is kept aside, untouched. Start over with an empty list or with the samples."
-                        : "Start over with an empty list or with the samples (this replaces the stored stand-ups).")
-                Button("Start empty") { intents(.startOver(withSamples: false))() }
-                Button("Start with the samples") { intents(.startOver(withSamples: true))() }
+                if failure.isDamaged {
+                    Text(
+                        "The damaged file is kept aside, untouched. Start over with an empty list or with the samples.")
+                    Button("Start empty") { intents(.startOver(withSamples: false))() }
+                    Button("Start with the samples") { intents(.startOver(withSamples: true))() }
+                } else {
+                    Text("Your stand-ups are kept. Trying again by itself.")
+                    Button("Try again") { intents(.retryLoad)() }
+                }
             }
             .padding()
         case .loaded:

@@ -134,10 +134,15 @@ public enum StandupsTerminalView {
             canvas.add(failure.summary, .error)
             canvas.addWrapped(failure.detail, .dim)
             canvas.skip()
+            guard failure.isDamaged else {
+                // Away (locked, busy, unreachable), not damaged: nothing
+                // offers to replace the stand-ups.
+                canvas.addWrapped("Your stand-ups are kept. Trying again by itself.")
+                bindings.append(KeyBinding([.character("r")], "try again", intent: app(.retryLoad)))
+                return bindings
+            }
             canvas.addWrapped(
-                failure.isDamaged
-                    ? "The damaged file is kept aside, untouched. Start over with an empty list or with the samples."
-                    : "Start over with an empty list or with the samples (this replaces the stored stand-ups).")
+                "The damaged file is kept aside, untouched. Start over with an empty list or with the samples.")
             bindings.append(KeyBinding([.character("e")], "start empty", intent: app(.startOver(withSamples: false))))
             bindings.append(
                 KeyBinding([.character("s")], "start with samples", intent: app(.startOver(withSamples: true))))

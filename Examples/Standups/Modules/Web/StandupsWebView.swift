@@ -101,15 +101,23 @@ public enum StandupsWebView {
         switch state.data.phase {
         case .idle, .loading:
             return "<p class=\"loading\" id=\"loading\">Loading your stand-ups…</p>"
-        case .failed(let failure):
+        case .failed(let failure) where failure.isDamaged:
             return """
                 <section class="message" id="load-failure"><h2>\(failure.summary)</h2><p>\(failure.detail)</p>
-                <p>\(failure.isDamaged ? "The damaged file is kept aside, untouched." : "") \
-                Start over with an empty list or with the samples.</p>
+                <p>The damaged file is kept aside, untouched. Start over with an empty list or with the samples.</p>
                 \(context.button("Start empty", key: "app.startOver", intent: app(.startOver(withSamples: false))))\
                 \(context.button(
                     "Start with the samples", key: "app.startOverWithSamples",
                     intent: app(.startOver(withSamples: true))))</section>
+                """
+        case .failed(let failure):
+            // Away (locked, busy, unreachable), not damaged: the stand-ups
+            // are still there; nothing offers to replace them.
+            return """
+                <section class="message" id="load-failure"><h2>\(failure.summary)</h2><p>\(failure.detail)</p>
+                <p>Your stand-ups are kept. This page tries again by itself.</p>
+                \(context.button("Try again", key: "app.retryLoad", intent: app(.retryLoad), isPrimary: true))\
+                </section>
                 """
         case .loaded:
             break

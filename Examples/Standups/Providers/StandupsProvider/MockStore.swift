@@ -72,6 +72,12 @@ public final class MockStandupsStore: Sendable {
         }
     }
 
+    /// From now on, loading fails with `failure` (or works, with `nil`):
+    /// a store that goes away and comes back.
+    public func loadFails(with failure: StoreFailure?) {
+        contents.withLock { $0.loadFailure = failure }
+    }
+
     /// Changes the stored stand-ups as someone else would, telling every
     /// follower.
     public func changeElsewhere(_ change: StandupChange) {

@@ -25,8 +25,10 @@ public enum StandupsProvider: EffectTransducer {
         case loading
         /// Loaded: ``State/standups`` is the list.
         case loaded
-        /// Loading failed: the user chooses a way on (start empty, or with
-        /// the samples; a damaged file is kept aside).
+        /// Loading failed. A store that is away (locked, busy,
+        /// unreachable) is tried again by itself, and when asked
+        /// (``Event/retryLoad``); only a damaged one offers to start over
+        /// (empty, or with the samples), and it is kept aside.
         case failed(StoreFailure)
     }
 
@@ -46,6 +48,8 @@ public enum StandupsProvider: EffectTransducer {
         public var failure: StoreFailure?
         /// How many writes in a row failed (0 after a write succeeds).
         public var failedWrites: Int
+        /// How many loads in a row failed (0 once loaded).
+        public var failedLoads: Int
 
         /// Nothing loaded yet.
         public init(phase: Phase = .idle, standups: IdentifiedArrayOf<Standup> = []) {
@@ -55,6 +59,7 @@ public enum StandupsProvider: EffectTransducer {
             self.writing = []
             self.failure = nil
             self.failedWrites = 0
+            self.failedLoads = 0
         }
 
         /// Whether every change is durable.
@@ -85,8 +90,12 @@ public enum StandupsProvider: EffectTransducer {
         /// ``StandupsProvider/retryDelay(after:)``; a user may send it
         /// sooner).
         case retry
-        /// After a failed load: start again, empty or with the samples (a
-        /// damaged file is kept aside).
+        /// After a failed load of a store that is away: load again (the
+        /// provider sends it itself after ``StandupsProvider/retryDelay(after:)``).
+        case retryLoad
+        /// After a failed load of a damaged store: start again, empty or
+        /// with the samples (the damaged file is kept aside). Refused for a
+        /// store that is only away: its stand-ups are still there.
         case startOver(withSamples: Bool)
         /// The stand-ups as the store has them after someone else's change.
         case updated([Standup])
@@ -135,6 +144,7 @@ public enum StandupsProvider: EffectTransducer {
     static let writeID: EffectID = "write"
     static let updatesID: EffectID = "updates"
     static let retryID: EffectID = "retry"
+    static let retryLoadID: EffectID = "retry-load"
 
     /// How long the provider waits before it tries a failed write again by
     /// itself, after `failedWrites` failures in a row: 1, 2, 4, 8, 16
@@ -157,13 +167,26 @@ public enum StandupsProvider: EffectTransducer {
             return .combine(load(), follow())
         case .loaded(let standups):
             state.phase = .loaded
+            state.failedLoads = 0
             state.standups = IdentifiedArrayOf(uniqueElements: standups.uniqued())
             // Changes made while loading go on top, and are written.
             for change in state.writing + state.queued { state.standups.apply(change) }
             return writeNext(&state)
         case .loadFailed(let failure):
             state.phase = .failed(failure)
-            return nil
+            guard !failure.isDamaged else { return nil }
+            state.failedLoads += 1
+            let delay = retryDelay(after: state.failedLoads)
+            return Effect(
+                id: retryLoadID,
+                operation: { env, input in
+                    try await env.clock.sleep(for: delay)
+                    await input.send(.retryLoad)
+                })
+        case .retryLoad:
+            guard case .failed(let failure) = state.phase, !failure.isDamaged else { return nil }
+            state.phase = .loading
+            return .combine(.cancelTask(retryLoadID), load())
         case .apply(let change):
             // Before loading ends, nothing is applied: a change to what is
             // not known yet could not be shown.
@@ -192,7 +215,7 @@ public enum StandupsProvider: EffectTransducer {
             // Asked before the timer's turn: the timer goes.
             return .combine([.cancelTask(retryID), writeNext(&state)].compactMap { $0 })
         case .startOver(let withSamples):
-            guard case .failed = state.phase else { return nil }
+            guard case .failed(let failure) = state.phase, failure.isDamaged else { return nil }
             state.phase = .loading
             let standups = withSamples ? Standup.samples : []
             return Effect(action: { env in

@@ -292,4 +292,33 @@ struct StandupsProviderTests {
         #expect(StandupsProvider.retryDelay(after: 0) == .seconds(1))
         #expect(StandupsProvider.retryDelay(after: .max) == .seconds(30))
     }
+
+    @Test func aStoreThatIsAwayAtStartIsLoadedAgainByItselfAndOffersNoStartOver() async {
+        let locked = StoreFailure(summary: "The stand-ups are locked.", detail: "database is locked")
+        let clock = WatchedClock()
+        let store = MockStandupsStore([.mock], loadFailure: locked)
+        let (tester, expected) = tester(store, clock: clock)
+        await tester.send(.load, output: expected { $0.phase = .loading }) { $0.phase = .loading }
+        func failed(_ state: inout StandupsProvider.State) {
+            state.phase = .failed(locked)
+            state.failedLoads = 1
+        }
+        await tester.receive(.loadFailed(locked), output: expected(failed), assert: failed)
+        // Starting over would replace stand-ups that are still there: refused.
+        await tester.send(.startOver(withSamples: false), output: expected { _ in })
+        #expect(store.standups == [.mock])
+        // The lock goes; a second later the provider loads by itself.
+        store.loadFails(with: nil)
+        await clock.waitForSleeps(1)
+        await clock.base.advance(by: .seconds(1))
+        await tester.receive(.retryLoad, output: expected { $0.phase = .loading }) { $0.phase = .loading }
+        func loaded(_ state: inout StandupsProvider.State) {
+            state.phase = .loaded
+            state.standups = [.mock]
+            state.failedLoads = 0
+        }
+        await tester.receive(.loaded([.mock]), output: expected(loaded), assert: loaded)
+        await tester.skipInFlightEffects()
+        await tester.finish()
+    }
 }
