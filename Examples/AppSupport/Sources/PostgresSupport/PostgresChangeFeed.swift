@@ -19,7 +19,9 @@ import Synchronization
 /// transaction that makes it (the notification is sent when it commits).
 /// After a lost connection the feed listens again and reads the value
 /// again, since what was announced meanwhile is lost; a read that fails is
-/// tried again at the next notification.
+/// tried again by itself, after 0.1 s doubling up to 5 s (or at the next
+/// notification, if one comes first): a change is never left unread until
+/// the next one.
 public final class PostgresChangeFeed<Value: Sendable & Equatable>: Sendable {
     private let database: PostgresAppDatabase
     private let channel: String
@@ -120,16 +122,28 @@ public final class PostgresChangeFeed<Value: Sendable & Equatable>: Sendable {
                 wake.finish()
             }
             group.addTask { [read, logger, channel] in
+                var delay = Duration.milliseconds(100)
+                var retry: Task<Void, Never>?
                 for await _ in wakeUps {
+                    retry?.cancel()
                     let number = self.startRead()
                     do {
                         self.publish(try await read(), read: number)
+                        delay = .milliseconds(100)
                     } catch {
                         logger.notice(
-                            "A change could not be read; reading at the next one.",
-                            metadata: ["channel": "\(channel)", "error": "\(error)"])
+                            "A change could not be read; reading again.",
+                            metadata: ["channel": "\(channel)", "error": "\(error)", "after": "\(delay)"])
+                        // Read again after a while, unless a notification
+                        // wakes the reader first.
+                        retry = Task { [delay] in
+                            guard (try? await Task.sleep(for: delay)) != nil else { return }
+                            wake.yield()
+                        }
+                        delay = min(delay * 2, .seconds(5))
                     }
                 }
+                retry?.cancel()
             }
         }
     }

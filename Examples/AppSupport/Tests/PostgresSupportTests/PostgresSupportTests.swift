@@ -179,6 +179,60 @@ struct PostgresAppDatabaseTests {
         }
     }
 
+    @Test func aFeedReadThatFailsIsTriedAgainWithoutWaitingForTheNextChange() async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            let writer = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
+            let reader = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
+            try await writer.migrate(["CREATE TABLE note (n integer PRIMARY KEY)"], as: "test")
+            // The read after the first change fails twice (a pool that
+            // timed out, a server restarting); nothing else is announced.
+            let failing = Atomic(0)
+            let feed = PostgresChangeFeed(reader, channel: "oak_test_retry") {
+                if failing.load(ordering: .relaxed) > 0 {
+                    failing.subtract(1, ordering: .relaxed)
+                    throw CancellationError()
+                }
+                return try await reader.client.query("SELECT n FROM note ORDER BY n", logger: TestServer.logger)
+                    .decode(Int.self).reduce(into: [Int]()) { $0.append($1) }
+            }
+            var follower = feed.follow().makeAsyncIterator()
+            #expect(await follower.next() == [])
+            failing.store(2, ordering: .relaxed)
+            try await writer.client.withTransaction(logger: TestServer.logger) { connection in
+                try await connection.query("INSERT INTO note (n) VALUES (7)", logger: TestServer.logger)
+                try await connection.query("SELECT pg_notify('oak_test_retry', '')", logger: TestServer.logger)
+            }
+            #expect(await follower.next() == [7])
+            #expect(failing.load(ordering: .relaxed) == 0)
+            await writer.close()
+            await reader.close()
+        }
+    }
+
+    @Test func closingADatabaseWhoseFeedIsMidReadReturns() async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            let reader = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
+            let (reading, started) = AsyncStream<Void>.makeStream()
+            let feed = PostgresChangeFeed(reader, channel: "oak_test_close") {
+                started.yield()
+                // A read the server takes half a minute over.
+                return try await reader.client.query("SELECT 1 FROM pg_sleep(30)", logger: TestServer.logger)
+                    .decode(Int.self).reduce(0, +)
+            }
+            let follower = Task {
+                var values = feed.follow().makeAsyncIterator()
+                return await values.next()
+            }
+            var reads = reading.makeAsyncIterator()
+            await reads.next()
+            let start = ContinuousClock.now
+            await reader.close()
+            #expect(ContinuousClock.now - start < .seconds(10), "closing did not wait for the read")
+            follower.cancel()
+            _ = await follower.value
+        }
+    }
+
     @Test func aFeedPushesWhatAnotherProcessChangedToEveryFollowerOverOneConnection() async throws {
         try await PostgresTestServer.withScratchDatabase { location in
             // Two pools: what two server processes hold.
