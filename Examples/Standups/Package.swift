@@ -97,7 +97,7 @@ let package = Package(
         .target(
             name: "MeetingRooms",
             dependencies: [
-                "Models", "RecordMeeting", "StandupsProvider", .product(name: "Oak", package: "Oak"),
+                "Models", "Devices", "RecordMeeting", "StandupsProvider", .product(name: "Oak", package: "Oak"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Modules/MeetingRooms"),

@@ -77,21 +77,6 @@ struct Serve: AsyncParsableCommand {
             noSpeech
                 ? .unavailable(.denied) : .live(microphones: microphones, meeting: standupID, recordings: recordings)
         }
-        let env = AppFeature.Env(
-            standups: storage.standups,
-            detail: StandupDetail.Env(speech: speech(UUID())),
-            meetings: { standupID in
-                RecordMeeting.Env(
-                    clock: clock, speech: speech(standupID), sound: .silent, now: { Date() }, uuid: { UUID() })
-            }, checkpoints: storage.checkpoints)
-        // The meetings that were in progress when the server last stopped
-        // go on (or are saved, when their time ran out meanwhile).
-        do throws(StoreFailure) {
-            try await env.meetings.resume(now: Date())
-        } catch {
-            Logger(label: "oak.standups.web").error(
-                "The meetings in progress could not be read; none was resumed.", metadata: ["reason": "\(error)"])
-        }
         // With several processes on one database, each stand-up's meetings
         // run in the process that claimed them; the others send their
         // viewers there.
@@ -106,6 +91,21 @@ struct Serve: AsyncParsableCommand {
             }
         } else {
             homes = nil
+        }
+        let env = AppFeature.Env(
+            standups: storage.standups,
+            detail: StandupDetail.Env(speech: speech(UUID())),
+            meetings: { standupID in
+                RecordMeeting.Env(
+                    clock: clock, speech: speech(standupID), sound: .silent, now: { Date() }, uuid: { UUID() })
+            }, checkpoints: storage.checkpoints, homes: homes?.port ?? .here)
+        // The meetings that were in progress when the server last stopped
+        // go on (or are saved, when their time ran out meanwhile).
+        do throws(StoreFailure) {
+            try await env.meetings.resume(now: Date())
+        } catch {
+            Logger(label: "oak.standups.web").error(
+                "The meetings in progress could not be read; none was resumed.", metadata: ["reason": "\(error)"])
         }
         let host: WebHost<StandupsWeb>
         do {

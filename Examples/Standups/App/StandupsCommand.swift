@@ -160,6 +160,13 @@ struct Meet: AsyncParsableCommand {
         let clock = options.clock
         let terminal = Terminal()
         let speech = await LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
+        // On a database that servers share, the terminal app claims the
+        // meetings it runs too, and says where one runs elsewhere.
+        var homes: PostgresMeetingHomes?
+        if let database = storage.postgres?.database {
+            let host = ProcessInfo.processInfo.hostName
+            homes = try? await PostgresMeetingHomes.open(database, address: { "the terminal app on \(host)" })
+        }
         let env = AppFeature.Env(
             standups: storage.standups,
             detail: StandupDetail.Env(speech: speech),
@@ -167,7 +174,7 @@ struct Meet: AsyncParsableCommand {
                 clock: clock, speech: speech,
                 sound: SoundPlayer { await MainActor.run { terminal.ring() } },
                 now: { Date() }, uuid: { UUID() }),
-            checkpoints: storage.checkpoints)
+            checkpoints: storage.checkpoints, homes: homes?.port ?? .here)
         // The meetings that were in progress when the app last stopped go
         // on (or are saved, when their time ran out meanwhile).
         _ = try? await env.meetings.resume(now: Date())
@@ -176,6 +183,7 @@ struct Meet: AsyncParsableCommand {
         } catch {
             await env.meetings.stop()
             await env.standups.close()
+            await homes?.close()
             await storage.close()
             if let error = error as? TerminalError { throw CommandError("\(error)") }
             throw error
@@ -184,6 +192,7 @@ struct Meet: AsyncParsableCommand {
         // start; every change is durable before the store closes.
         await env.meetings.stop()
         await env.standups.close()
+        await homes?.close()
         await storage.close()
     }
 }

@@ -7,6 +7,7 @@
 
 import AppFeature
 import Devices
+import Foundation
 import Oak
 import StandupsIntents
 import StandupsWebViews
@@ -77,8 +78,13 @@ public struct StandupsWeb: WebApplication {
             case .detail(let detail)? = state.top
         else { return nil }
         switch await homes.claim(detail.state.standup.id) {
-        case .here: return nil
-        case .elsewhere(let address): return address.hasSuffix("/") ? address : address + "/"
+        case .here:
+            return nil
+        case .elsewhere(let address):
+            // A server is gone to; a terminal app's claim is said on the
+            // page (the intent is performed here, and the app says where).
+            guard let url = URL(string: address), url.scheme == "http" || url.scheme == "https" else { return nil }
+            return address.hasSuffix("/") ? address : address + "/"
         }
     }
 

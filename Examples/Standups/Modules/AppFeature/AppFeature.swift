@@ -58,6 +58,10 @@ public enum AppFeature: EffectTransducer {
         public var list: StandupsList.State
         /// The screens over the list, the top one last.
         public var path: [Screen]
+        /// Where the meeting of the stand-up on top runs, when it runs in
+        /// another process (several processes on one database): it is not
+        /// started here too.
+        public var meetingElsewhere: String?
         /// Whether the user asked to quit while changes were not yet
         /// durable: the app quits once they are.
         public var isQuitting: Bool
@@ -71,6 +75,7 @@ public enum AppFeature: EffectTransducer {
             isDelivering = false
             list = StandupsList.State()
             path = []
+            meetingElsewhere = nil
             isQuitting = false
             hasQuit = false
         }
@@ -120,6 +125,9 @@ public enum AppFeature: EffectTransducer {
         case detail(UUID, StandupDetail.State)
         /// This session joined a meeting's room: show it.
         case joinedMeeting(MeetingRooms.Room)
+        /// The stand-up's meeting runs in the process at this address: say
+        /// so, instead of running it here too.
+        case meetingElsewhere(Standup.ID, address: String)
         /// A meeting's ending changed (saving, saved, discarded): the only
         /// states of the room the app acts on. Its other states are read
         /// from the room where they are shown.
@@ -153,9 +161,10 @@ public enum AppFeature: EffectTransducer {
         /// durable through `checkpoints` while they run.
         public init(
             standups: StandupsProvider.Dependencies, detail: StandupDetail.Env, meeting: RecordMeeting.Env,
-            checkpoints: MeetingCheckpoints = .none
+            checkpoints: MeetingCheckpoints = .none, homes: MeetingHomes = .here
         ) {
-            self.init(standups: standups, detail: detail, meetings: { _ in meeting }, checkpoints: checkpoints)
+            self.init(
+                standups: standups, detail: detail, meetings: { _ in meeting }, checkpoints: checkpoints, homes: homes)
         }
 
         /// The ports; each stand-up's meeting runs in a room of its own
@@ -165,7 +174,8 @@ public enum AppFeature: EffectTransducer {
         /// it runs.
         public init(
             standups: StandupsProvider.Dependencies, detail: StandupDetail.Env,
-            meetings: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env, checkpoints: MeetingCheckpoints = .none
+            meetings: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env, checkpoints: MeetingCheckpoints = .none,
+            homes: MeetingHomes = .here
         ) {
             let shared = SharedStandups(standups)
             self.standups = shared
@@ -173,7 +183,8 @@ public enum AppFeature: EffectTransducer {
             // A meeting nobody watched end is saved through the provider
             // too: in order with every session's changes, and tried again
             // until it is durable.
-            self.meetings = MeetingRooms(env: meetings, checkpoints: checkpoints) { change in await shared.save(change)
+            self.meetings = MeetingRooms(env: meetings, checkpoints: checkpoints, homes: homes) { change in
+                await shared.save(change)
             }
         }
     }
@@ -261,10 +272,17 @@ public enum AppFeature: EffectTransducer {
                 // Joins the meeting of this stand-up in progress, or starts
                 // it, and follows its ending as long as the screen shows it;
                 // what the meeting shows is read from the room.
+                state.meetingElsewhere = nil
                 effects.append(
                     Effect(
                         id: Self.roomID,
                         operation: { env, input in
+                            // A meeting runs in one process: the one that
+                            // claimed the stand-up's meetings.
+                            if case .elsewhere(let address) = await env.meetings.home(of: standup.id) {
+                                await input.send(.meetingElsewhere(standup.id, address: address))
+                                return
+                            }
                             let (room, states) = env.meetings.join(standup, isRecording: isRecording)
                             await input.send(.joinedMeeting(room))
                             var told: RecordMeeting.Ending?
@@ -279,6 +297,9 @@ public enum AppFeature: EffectTransducer {
             case nil:
                 break
             }
+        case .meetingElsewhere(let standupID, let address):
+            guard case .detail(let detail)? = state.top, detail.state.standup.id == standupID else { return }
+            state.meetingElsewhere = address
         case .joinedMeeting(let room):
             let meeting = room.state
             guard case .detail(let detail)? = state.top, detail.state.standup.id == meeting.standup.id,
@@ -380,6 +401,7 @@ public enum AppFeature: EffectTransducer {
     static func pop(_ id: UUID, _ state: inout State) {
         guard let index = state.path.firstIndex(where: { $0.id == id }) else { return }
         state.path.removeSubrange(index...)
+        state.meetingElsewhere = nil
     }
 
     /// Shows the provider's stand-ups on every screen: a stand-up's screen

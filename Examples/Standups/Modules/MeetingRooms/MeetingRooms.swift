@@ -22,6 +22,7 @@
 // meanwhile is saved with the transcript it had. The checkpoint goes once
 // the meeting is saved (durably) or discarded.
 
+import Devices
 import Foundation
 import Logging
 import Models
@@ -67,6 +68,7 @@ public final class MeetingRooms: Sendable {
     private let env: @Sendable (Standup.ID) -> RecordMeeting.Env
     private let save: @Sendable (StandupChange) async -> Void
     private let checkpoints: MeetingCheckpoints
+    private let homes: MeetingHomes
     private let rooms = Mutex<[Standup.ID: Occupied]>([:])
 
     /// The format of the rooms' checkpoints.
@@ -78,23 +80,31 @@ public final class MeetingRooms: Sendable {
     /// (which returns once the change is durable), kept durable through
     /// `checkpoints` while they run.
     public convenience init(
-        env: RecordMeeting.Env, checkpoints: MeetingCheckpoints = .none,
+        env: RecordMeeting.Env, checkpoints: MeetingCheckpoints = .none, homes: MeetingHomes = .here,
         save: @escaping @Sendable (StandupChange) async -> Void
     ) {
-        self.init(env: { _ in env }, checkpoints: checkpoints, save: save)
+        self.init(env: { _ in env }, checkpoints: checkpoints, homes: homes, save: save)
     }
 
     /// Rooms whose meetings run with ports of their own, `env(standupID)`
     /// (a web server's meeting listens to its own viewers' microphones),
     /// saved with `save` (which returns once the change is durable), kept
-    /// durable through `checkpoints` while they run.
+    /// durable through `checkpoints` while they run; the claim `homes`
+    /// gave for a stand-up's meeting is given up when it ends.
     public init(
         env: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env, checkpoints: MeetingCheckpoints = .none,
-        save: @escaping @Sendable (StandupChange) async -> Void
+        homes: MeetingHomes = .here, save: @escaping @Sendable (StandupChange) async -> Void
     ) {
         self.env = env
         self.save = save
         self.checkpoints = checkpoints
+        self.homes = homes
+    }
+
+    /// Where a stand-up's meetings run (claimed for this process when
+    /// nobody runs them): ask before starting or joining one.
+    public func home(of standupID: Standup.ID) async -> MeetingHome {
+        await homes.claim(standupID)
     }
 
     /// How many meetings run now.
@@ -190,6 +200,7 @@ public final class MeetingRooms: Sendable {
     private func start(_ room: Room, of standupID: Standup.ID, with first: RecordMeeting.Event) {
         let env = self.env(standupID)
         let checkpoints = self.checkpoints
+        let homes = self.homes
         let meeting = room.meeting
         let roomID = room.id
         let task = Task {
@@ -217,6 +228,8 @@ public final class MeetingRooms: Sendable {
                 break
             }
             close(roomID, of: standupID)
+            // Ended here: the next meeting runs wherever it is started.
+            if ending != nil { await homes.release(standupID) }
         }
         rooms.withLock { rooms in
             if rooms[standupID]?.room.id == roomID { rooms[standupID]?.task = task }

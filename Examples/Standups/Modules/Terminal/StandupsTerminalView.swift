@@ -60,6 +60,11 @@ public enum StandupsTerminalView {
             let detail = child.state
             canvas.add(" Oak Standups · " + title(detail.standup), .reverse)
             canvas.skip()
+            if let address = state.meetingElsewhere {
+                canvas.addWrapped(
+                    "This stand-up's meeting runs elsewhere (\(address)); it is not started here too.", .error)
+                canvas.skip()
+            }
             if let intents = intents.detail {
                 (bindings, textField) = renderDetail(detail, intents: intents, newID: newID, on: &canvas)
             }

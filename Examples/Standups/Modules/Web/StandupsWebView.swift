@@ -58,7 +58,8 @@ public enum StandupsWebView {
                 screen = list(state, app: app, newID: newID, context: context)
             }
         case .detail(let child):
-            screen = self.detail(child.state, intents: intents.detail, newID: newID, context: context)
+            let detail = self.detail(child.state, intents: intents.detail, newID: newID, context: context)
+            screen = state.meetingElsewhere.map { "\(elsewhere($0))\(detail)" } ?? detail
         case .meeting(let room):
             let meeting = room.state
             // Rendered once for every viewer of the room (its forms' keys
@@ -195,6 +196,21 @@ public enum StandupsWebView {
             <button type="submit" name="intent" value="\(context.bind("form.cancel", to: cancel()))" \
             formnovalidate>Cancel</button></p>
             </form></section>
+            """
+    }
+
+    /// Where the stand-up's meeting runs, when another process runs it: a
+    /// link to that server, or the words of a terminal app's claim.
+    static func elsewhere(_ address: String) -> HTML {
+        if let url = URL(string: address), url.scheme == "http" || url.scheme == "https" {
+            return """
+                <p class="notice" id="meeting-elsewhere" role="status">This stand-up's meeting runs on another \
+                server: <a href="\(address)">open it there</a>.</p>
+                """
+        }
+        return """
+            <p class="notice" id="meeting-elsewhere" role="status">This stand-up's meeting runs elsewhere \
+            (\(address)); it is not started here too.</p>
             """
     }
 

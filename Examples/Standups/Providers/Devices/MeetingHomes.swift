@@ -2,8 +2,9 @@
 // app: a meeting's room (its timer, its recogniser, its viewers) must be in
 // exactly one process. The web front end asks before a session starts or
 // joins a meeting; a session on another process is sent to the meeting's
-// home. One process (the terminal app, a single server) is every meeting's
-// home.
+// home; the terminal app asks too, and says where the meeting runs. A
+// claim is given up when its meeting ends. One process alone (the terminal
+// app or a server on SQLite) is every meeting's home.
 
 import Models
 
@@ -20,10 +21,17 @@ public struct MeetingHomes: Sendable {
     /// Where the meetings of a stand-up run: here when this process holds
     /// them or has just claimed them, else the process that holds them.
     public var claim: @Sendable (_ standupID: Standup.ID) async -> MeetingHome
+    /// Gives up this process's claim on a stand-up's meetings (its meeting
+    /// ended): the next meeting runs wherever it is started.
+    public var release: @Sendable (_ standupID: Standup.ID) async -> Void
 
-    /// A port from its part.
-    public init(claim: @escaping @Sendable (_ standupID: Standup.ID) async -> MeetingHome) {
+    /// A port from its parts.
+    public init(
+        claim: @escaping @Sendable (_ standupID: Standup.ID) async -> MeetingHome,
+        release: @escaping @Sendable (_ standupID: Standup.ID) async -> Void = { _ in }
+    ) {
         self.claim = claim
+        self.release = release
     }
 
     /// Every meeting runs here (one process).

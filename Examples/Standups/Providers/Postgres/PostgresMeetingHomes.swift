@@ -1,9 +1,9 @@
 // Where each stand-up's meetings run, among the server processes sharing
 // one PostgreSQL database: the first process to start a stand-up's meeting
 // claims the stand-up with a session-level advisory lock, on a connection
-// of its own, and writes its address beside it; it keeps the claim while it
-// lives, so that the stand-up's meetings — the one running and the next —
-// happen there. Another process that tries to claim the stand-up finds the
+// of its own, and writes its address beside it; it keeps the claim until
+// the meeting ends (`release`), so that the meeting runs there. Another
+// process that tries to claim the stand-up finds the
 // lock taken and sends its viewer to the address of the lock's holder. A
 // process that dies (killed, crashed) loses its connection, and with it
 // every claim: the next meeting is claimed by whichever process starts it.
@@ -65,7 +65,27 @@ public actor PostgresMeetingHomes {
 
     /// The port over these homes.
     public nonisolated var port: MeetingHomes {
-        MeetingHomes { standupID in await self.claim(standupID) }
+        MeetingHomes(
+            claim: { standupID in await self.claim(standupID) },
+            release: { standupID in await self.release(standupID) })
+    }
+
+    /// Gives up this process's claim on `standupID`'s meetings, if it holds
+    /// it (its meeting ended): the advisory lock and the home it wrote.
+    public func release(_ standupID: Standup.ID) async {
+        guard claimed.contains(standupID), let connection else { return }
+        claimed.remove(standupID)
+        let key = Self.key(of: standupID)
+        do {
+            try await connection.query(
+                "DELETE FROM meeting_home WHERE standup_id = \(standupID) AND pid = pg_backend_pid()", logger: logger)
+            try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
+        } catch {
+            // The connection is gone, and the claim with it.
+            logger.notice(
+                "A claim could not be given up; it goes with its connection.",
+                metadata: ["standup": "\(standupID)", "error": "\(PostgresAppDatabase.reason(error))"])
+        }
     }
 
     /// Where the meetings of `standupID` run: here when this process holds

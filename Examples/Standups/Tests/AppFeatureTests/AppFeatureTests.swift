@@ -211,4 +211,25 @@ struct AppFeatureTests {
         #expect(store.standups.map(\.id) == [UUID(number: 1)])
         #expect(env.standups.run.ending != nil)
     }
+
+    @Test func aMeetingThatRunsInAnotherProcessIsSaidAndNotStartedHereToo() async throws {
+        let store = MockStandupsStore([threeInSix])
+        let elsewhere = "the terminal app on ada.local"
+        let env = AppFeature.Env(
+            standups: .mock(store), detail: StandupDetail.Env(speech: .unavailable(.denied)),
+            meeting: RecordMeeting.Env(
+                clock: WatchedClock(), speech: .unavailable(.denied), sound: .silent, now: { Date() },
+                uuid: { UUID() }),
+            homes: MeetingHomes(claim: { _ in .elsewhere(elsewhere) }))
+        let app = try await started(store, env: env)
+        try await app.send(.open(threeInSix.id)) { $0.path.count == 1 }
+        try await app.detail(.startMeeting) {
+            if case .detail(let d) = $0.top { d.state.destination != nil } else { false }
+        }
+        try await app.detail(.continueWithoutRecording) { $0.meetingElsewhere == elsewhere }
+        #expect(app.state.path.count == 1 && env.meetings.count == 0)
+        // Back: the notice goes with the screen.
+        try await app.send(.back) { $0.path.isEmpty && $0.meetingElsewhere == nil }
+        await app.end()
+    }
 }

@@ -222,4 +222,31 @@ struct MeetingRoomsTests {
         #expect(rooms.count == 0)
         #expect(kept.kept.isEmpty)
     }
+
+    @Test func aRoomGivesUpItsClaimWhenItsMeetingEndsNotWhenItsProcessStops() async {
+        let released = Mutex<[Standup.ID]>([])
+        let homes = MeetingHomes(claim: { _ in .here }, release: { id in released.withLock { $0.append(id) } })
+        let clock = WatchedClock()
+        let rooms = MeetingRooms(
+            env: RecordMeeting.Env(
+                clock: clock, speech: .unavailable(.denied), sound: .silent, now: { Date(timeIntervalSince1970: 0) },
+                uuid: { UUID() }),
+            homes: homes, save: { _ in })
+        #expect(await rooms.home(of: Self.standup.id) == .here)
+        var (room, states) = rooms.join(Self.standup, isRecording: false)
+        var viewer = states.makeAsyncIterator()
+        #expect(await Self.started(&viewer) != nil)
+        // Stopped with its process: the claim goes with the process.
+        await rooms.stop()
+        #expect(released.withLock { $0 }.isEmpty)
+        // Ended: given up.
+        (room, states) = rooms.join(Self.standup, isRecording: false)
+        viewer = states.makeAsyncIterator()
+        #expect(await Self.started(&viewer) != nil)
+        await room.proxy.send(.endMeeting)
+        await room.proxy.send(.confirmDiscard)
+        while let state = await viewer.next() { _ = state }
+        await rooms.stop()
+        #expect(released.withLock { $0 } == [Self.standup.id])
+    }
 }

@@ -243,6 +243,28 @@ struct PostgresStandupsTests {
         }
     }
 
+    @Test func aClaimGivenUpWhenItsMeetingEndsLetsAnotherProcessClaim() async throws {
+        try await PostgresTestServer.withScratchDatabase { location in
+            let (first, _) = try await Self.open(location)
+            let (second, _) = try await Self.open(location)
+            let a = try await PostgresMeetingHomes.open(first, address: { "http://a.test:1" })
+            let b = try await PostgresMeetingHomes.open(second, address: { "http://b.test:2" })
+            let daily = UUID()
+            #expect(await a.claim(daily) == .here)
+            #expect(await b.claim(daily) == .elsewhere("http://a.test:1"))
+            // The meeting ended in the first process: both processes live
+            // on, and the next meeting runs where it is started.
+            await a.release(daily)
+            await a.release(daily)  // twice: nothing more
+            #expect(await b.claim(daily) == .here)
+            #expect(await a.claim(daily) == .elsewhere("http://b.test:2"))
+            await a.close()
+            await b.close()
+            await first.close()
+            await second.close()
+        }
+    }
+
     static func open(_ location: PostgresLocation) async throws -> (PostgresAppDatabase, PostgresStandups) {
         let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
         return (database, try await PostgresStandups.open(database, logger: PostgresTestServer.logger))
