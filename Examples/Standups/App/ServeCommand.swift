@@ -121,6 +121,18 @@ struct Serve: AsyncParsableCommand {
             throw error
         }
         address.withLock { if $0.isEmpty { $0 = host.baseURL } }
+        // Failover: with several processes on one database, a meeting whose
+        // process died (its claim went with its connection) is resumed by
+        // the first live process to look, from its last checkpoint.
+        let failover: Task<Void, Never>? =
+            storage.postgres == nil
+            ? nil
+            : Task {
+                while !Task.isCancelled {
+                    guard (try? await Task.sleep(for: .seconds(2))) != nil else { return }
+                    _ = try? await env.meetings.resume(now: Date())
+                }
+            }
         // SIGTERM (a deploy) and Ctrl-C stop it gracefully, from the moment
         // its address is printed: the sessions end, the stand-ups' provider
         // writes what is left, then the claims and the storage close; the process exits 0.
@@ -130,12 +142,15 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("Oak Standups: \(host.baseURL)/  (Ctrl-C stops)\n".utf8))
             }
         } catch {
+            failover?.cancel()
             await env.meetings.stop()
             await env.standups.close()
             await homes?.close()
             await storage.close()
             throw error
         }
+        failover?.cancel()
+        await failover?.value
         // Each meeting in progress writes its last checkpoint (the next
         // process resumes it), and every change is durable, before the
         // storage closes.

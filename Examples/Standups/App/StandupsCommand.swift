@@ -80,10 +80,10 @@ struct StoreOptions: ParsableArguments {
         }
         do throws(StoreFailure) {
             let store = try await PostgresStandups.open(database, logger: logger)
-            // Meetings in progress are not kept in PostgreSQL yet: several
-            // processes would need to agree who resumes one (issue 34's
-            // failover), so that it never runs twice.
-            return Storage(standups: .postgres(store), checkpoints: .none, postgres: (database, store))
+            // Meetings in progress are kept in the database too; the
+            // process that holds a stand-up's claim resumes its meeting
+            // (see ServeCommand's failover).
+            return Storage(standups: .postgres(store), checkpoints: .postgres(store), postgres: (database, store))
         } catch {
             await database.close()
             throw CommandError(error.detail)
@@ -176,8 +176,10 @@ struct Meet: AsyncParsableCommand {
                 now: { Date() }, uuid: { UUID() }),
             checkpoints: storage.checkpoints, homes: homes?.port ?? .here)
         // The meetings that were in progress when the app last stopped go
-        // on (or are saved, when their time ran out meanwhile).
-        _ = try? await env.meetings.resume(now: Date())
+        // on (or are saved, when their time ran out meanwhile). On a
+        // database servers share, the servers resume them: their viewers
+        // can reach a server, not a terminal.
+        if storage.postgres == nil { _ = try? await env.meetings.resume(now: Date()) }
         do {
             try await StandupsTerminalApp(terminal: terminal).run(env: env)
         } catch {

@@ -183,9 +183,10 @@ public enum AppFeature: EffectTransducer {
             // A meeting nobody watched end is saved through the provider
             // too: in order with every session's changes, and tried again
             // until it is durable.
-            self.meetings = MeetingRooms(env: meetings, checkpoints: checkpoints, homes: homes) { change in
-                await shared.save(change)
-            }
+            self.meetings = MeetingRooms(
+                env: meetings, checkpoints: checkpoints, homes: homes,
+                isSaved: { standup, meeting in await shared.hasMeeting(meeting, of: standup) },
+                save: { change in await shared.save(change) })
         }
     }
 
@@ -283,6 +284,10 @@ public enum AppFeature: EffectTransducer {
                                 await input.send(.meetingElsewhere(standup.id, address: address))
                                 return
                             }
+                            // A meeting of this stand-up that a process left
+                            // (it stopped or died) goes on, rather than a
+                            // new one starting.
+                            _ = try? await env.meetings.resume(only: standup.id)
                             let (room, states) = env.meetings.join(standup, isRecording: isRecording)
                             await input.send(.joinedMeeting(room))
                             var told: RecordMeeting.Ending?

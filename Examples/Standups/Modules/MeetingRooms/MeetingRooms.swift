@@ -69,6 +69,7 @@ public final class MeetingRooms: Sendable {
     private let save: @Sendable (StandupChange) async -> Void
     private let checkpoints: MeetingCheckpoints
     private let homes: MeetingHomes
+    private let isSaved: @Sendable (_ standup: Standup.ID, _ meeting: UUID) async -> Bool
     private let rooms = Mutex<[Standup.ID: Occupied]>([:])
 
     /// The format of the rooms' checkpoints.
@@ -81,24 +82,30 @@ public final class MeetingRooms: Sendable {
     /// `checkpoints` while they run.
     public convenience init(
         env: RecordMeeting.Env, checkpoints: MeetingCheckpoints = .none, homes: MeetingHomes = .here,
+        isSaved: @escaping @Sendable (_ standup: Standup.ID, _ meeting: UUID) async -> Bool = { _, _ in false },
         save: @escaping @Sendable (StandupChange) async -> Void
     ) {
-        self.init(env: { _ in env }, checkpoints: checkpoints, homes: homes, save: save)
+        self.init(env: { _ in env }, checkpoints: checkpoints, homes: homes, isSaved: isSaved, save: save)
     }
 
     /// Rooms whose meetings run with ports of their own, `env(standupID)`
     /// (a web server's meeting listens to its own viewers' microphones),
     /// saved with `save` (which returns once the change is durable), kept
     /// durable through `checkpoints` while they run; the claim `homes`
-    /// gave for a stand-up's meeting is given up when it ends.
+    /// gave for a stand-up's meeting is given up when it ends. `isSaved`
+    /// says whether a meeting is among its stand-up's saved meetings (a
+    /// checkpoint left by a process that died after saving is not resumed).
     public init(
         env: @escaping @Sendable (Standup.ID) -> RecordMeeting.Env, checkpoints: MeetingCheckpoints = .none,
-        homes: MeetingHomes = .here, save: @escaping @Sendable (StandupChange) async -> Void
+        homes: MeetingHomes = .here,
+        isSaved: @escaping @Sendable (_ standup: Standup.ID, _ meeting: UUID) async -> Bool = { _, _ in false },
+        save: @escaping @Sendable (StandupChange) async -> Void
     ) {
         self.env = env
         self.save = save
         self.checkpoints = checkpoints
         self.homes = homes
+        self.isSaved = isSaved
     }
 
     /// Where a stand-up's meetings run (claimed for this process when
@@ -143,13 +150,25 @@ public final class MeetingRooms: Sendable {
     /// Resumes the meetings that were in progress when the last process
     /// stopped, from their checkpoints (``MeetingCheckpoints/all``): each
     /// in a room of its own, which viewers then join; a meeting whose time
-    /// ran out meanwhile is saved with the transcript it had. A checkpoint
-    /// of another format is dropped, and said so in the log. Returns the
-    /// rooms resumed (the ones that were not already running here).
+    /// ran out meanwhile is saved with the transcript it had. A meeting
+    /// another live process runs (it holds the stand-up's claim) is left to
+    /// it: with several processes on one database, calling this every few
+    /// seconds is the failover — when the process that ran a meeting dies,
+    /// its claim goes with its connection and the next process to ask
+    /// resumes the meeting. A checkpoint of a meeting already saved, or of
+    /// another format, is dropped (the latter said in the log). Returns the
+    /// rooms resumed.
+    ///
+    /// - Parameters:
+    ///   - standupID: Only this stand-up's meeting (before starting or
+    ///     joining it: a meeting left by a process that died goes on rather
+    ///     than a new one starting); every one when `nil`.
+    ///   - now: Now, to count the time away; the meetings' port's `now`
+    ///     when `nil`.
     @discardableResult
-    public func resume(now: Date) async throws(StoreFailure) -> [Room] {
+    public func resume(only standupID: Standup.ID? = nil, now: Date? = nil) async throws(StoreFailure) -> [Room] {
         var resumed: [Room] = []
-        for kept in try await checkpoints.all() {
+        for kept in try await checkpoints.all() where standupID == nil || kept.standup == standupID {
             let checkpoint: MeetingCheckpoint
             do {
                 checkpoint = try Self.checkpointFormat.decode(kept.checkpoint)
@@ -158,6 +177,15 @@ public final class MeetingRooms: Sendable {
                     "A meeting's checkpoint could not be read and was dropped.",
                     metadata: ["standup": "\(kept.standup)", "reason": "\(error)"])
                 try? await checkpoints.remove(kept.standup, kept.room)
+                continue
+            }
+            // Running here already, or in a live process: nothing to do.
+            guard rooms.withLock({ $0[kept.standup] == nil }),
+                case .here? = await homes.claimIfKnown(kept.standup)
+            else { continue }
+            if await isSaved(kept.standup, kept.room) {
+                try? await checkpoints.remove(kept.standup, kept.room)
+                await homes.release(kept.standup)
                 continue
             }
             var initial = checkpoint.state
@@ -169,6 +197,7 @@ public final class MeetingRooms: Sendable {
                 return true
             }
             guard isNew else { continue }
+            let now = now ?? env(kept.standup).now()
             let away = Int(max(now.timeIntervalSince(checkpoint.takenAt), 0))
             start(room, of: kept.standup, with: .restored(secondsAway: away))
             resumed.append(room)

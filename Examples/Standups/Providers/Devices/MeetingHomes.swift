@@ -24,14 +24,20 @@ public struct MeetingHomes: Sendable {
     /// Gives up this process's claim on a stand-up's meetings (its meeting
     /// ended): the next meeting runs wherever it is started.
     public var release: @Sendable (_ standupID: Standup.ID) async -> Void
+    /// ``claim``, but `nil` when where the meetings run cannot be told
+    /// (the database is unreachable): resuming a meeting asks this, so that
+    /// no process resumes one it is not sure nobody else runs.
+    public var claimIfKnown: @Sendable (_ standupID: Standup.ID) async -> MeetingHome?
 
-    /// A port from its parts.
+    /// A port from its parts (`claimIfKnown` is `claim` when not given).
     public init(
         claim: @escaping @Sendable (_ standupID: Standup.ID) async -> MeetingHome,
-        release: @escaping @Sendable (_ standupID: Standup.ID) async -> Void = { _ in }
+        release: @escaping @Sendable (_ standupID: Standup.ID) async -> Void = { _ in },
+        claimIfKnown: (@Sendable (_ standupID: Standup.ID) async -> MeetingHome?)? = nil
     ) {
         self.claim = claim
         self.release = release
+        self.claimIfKnown = claimIfKnown ?? { await claim($0) }
     }
 
     /// Every meeting runs here (one process).

@@ -67,7 +67,8 @@ public actor PostgresMeetingHomes {
     public nonisolated var port: MeetingHomes {
         MeetingHomes(
             claim: { standupID in await self.claim(standupID) },
-            release: { standupID in await self.release(standupID) })
+            release: { standupID in await self.release(standupID) },
+            claimIfKnown: { standupID in try? await self.claimOrThrow(standupID) })
     }
 
     /// Gives up this process's claim on `standupID`'s meetings, if it holds
@@ -94,29 +95,35 @@ public actor PostgresMeetingHomes {
     /// refused; it may then run in two processes, said in the log).
     public func claim(_ standupID: Standup.ID) async -> MeetingHome {
         do {
-            let connection = try await holdingConnection()
-            if claimed.contains(standupID) { return .here }
-            let key = Self.key(of: standupID)
-            let taken = try await connection.query("SELECT pg_try_advisory_lock(\(key))", logger: logger)
-                .decode(Bool.self).reduce(false) { $0 || $1 }
-            if taken {
-                try await connection.query(
-                    """
-                    INSERT INTO meeting_home (standup_id, address, pid)
-                    VALUES (\(standupID), \(address()), pg_backend_pid())
-                    ON CONFLICT (standup_id) DO UPDATE
-                        SET address = excluded.address, pid = excluded.pid, claimed_at = now()
-                    """, logger: logger)
-                claimed.insert(standupID)
-                return .here
-            }
-            return try await holder(of: standupID, key: key, on: connection)
+            return try await claimOrThrow(standupID)
         } catch {
             logger.error(
                 "Where a meeting runs could not be told; it runs here.",
                 metadata: ["standup": "\(standupID)", "error": "\(PostgresAppDatabase.reason(error))"])
             return .here
         }
+    }
+
+    /// Where the meetings of `standupID` run, claiming them when nobody
+    /// does; throws when the database cannot tell.
+    func claimOrThrow(_ standupID: Standup.ID) async throws -> MeetingHome {
+        let connection = try await holdingConnection()
+        if claimed.contains(standupID) { return .here }
+        let key = Self.key(of: standupID)
+        let taken = try await connection.query("SELECT pg_try_advisory_lock(\(key))", logger: logger)
+            .decode(Bool.self).reduce(false) { $0 || $1 }
+        if taken {
+            try await connection.query(
+                """
+                INSERT INTO meeting_home (standup_id, address, pid)
+                VALUES (\(standupID), \(address()), pg_backend_pid())
+                ON CONFLICT (standup_id) DO UPDATE
+                    SET address = excluded.address, pid = excluded.pid, claimed_at = now()
+                """, logger: logger)
+            claimed.insert(standupID)
+            return .here
+        }
+        return try await holder(of: standupID, key: key, on: connection)
     }
 
     /// Gives up every claim (they go with the connection) and closes it.

@@ -6,6 +6,7 @@
 // lost. The run starts with the first session (loading the stand-ups then,
 // not at launch) and ends with `close()`, once every change is durable.
 
+import Foundation
 import Models
 import Oak
 import Synchronization
@@ -58,6 +59,16 @@ public final class SharedStandups: Sendable {
         for await state in run.states where !state.isPending(change) {
             break
         }
+    }
+
+    /// Whether `meeting` is among the saved meetings of `standup`, once
+    /// the stand-ups are loaded (`false` when they cannot be).
+    public func hasMeeting(_ meeting: UUID, of standup: Standup.ID) async -> Bool {
+        let run = attach()
+        for await state in run.states where state.phase != .idle && state.phase != .loading {
+            return state.standups[id: standup]?.meetings[id: meeting] != nil
+        }
+        return false
     }
 
     /// Waits until every change is durable — or writing has failed, or the
