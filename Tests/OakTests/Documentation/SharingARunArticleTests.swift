@@ -3,6 +3,7 @@
 // suite that runs its snippet as written, plus checks. Keep the two in
 // step: change the sample here, change it in the article.
 
+import Foundation
 import Oak
 import Observation
 import Testing
@@ -22,6 +23,22 @@ enum DocSharing {
             }
             return state.current
         }
+    }
+
+    /// What is kept of a meeting to resume it.
+    struct MeetingCheckpoint: Codable, Equatable, Sendable {
+        var speakers: [String]
+        var current: Int
+        init(_ state: Meeting.State) {
+            speakers = state.speakers
+            current = state.current
+        }
+    }
+
+    /// The app's port for checkpoints: here, in memory.
+    actor Store {
+        private(set) var saved: [Data] = []
+        func save(_ checkpoint: Data) { saved.append(checkpoint) }
     }
 
     /// The meeting's screen reads the room; its app keeps only the room.
@@ -79,5 +96,25 @@ struct SharingARunArticleTests {
         #expect(DocSharing.render(room) == "speaker 2 of 2")
         try room.proxy.send(.next)
         _ = try await meeting.value
+    }
+
+    @Test func theCheckpointSampleKeepsTheMeetingUpToItsEnd() async throws {
+        typealias MeetingCheckpoint = DocSharing.MeetingCheckpoint
+        let room = SharedRun<Meeting>(initialState: .init(speakers: ["Blob", "Blob Jr"]))
+        let store = DocSharing.Store()
+        let clock = ContinuousClock()
+        try room.proxy.send(.next)
+        try room.proxy.send(.next)
+
+        let format = CheckpointFormat<MeetingCheckpoint>(version: 1)
+        async let checkpoints: Void = room.keepCheckpoints(
+            of: { MeetingCheckpoint($0) }, every: .seconds(5),
+            at: { $0.current != $1.current }, clock: clock,
+            write: { try await store.save(format.encode($0)) })
+        try await room.run()
+        await checkpoints
+
+        let last = try #require(await store.saved.last)
+        #expect(try format.decode(last).current == 2)
     }
 }
