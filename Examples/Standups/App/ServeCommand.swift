@@ -117,6 +117,9 @@ struct Serve: AsyncParsableCommand {
                     allowedHosts + [publicURL.flatMap { URL(string: $0)?.host }].compactMap { $0 }),
                 logger: Logger(label: "oak.standups.web"))
         } catch {
+            await env.meetings.stop()
+            await env.standups.close()
+            await homes?.close()
             await storage.close()
             throw error
         }
@@ -134,8 +137,9 @@ struct Serve: AsyncParsableCommand {
                 }
             }
         // SIGTERM (a deploy) and Ctrl-C stop it gracefully, from the moment
-        // its address is printed: the sessions end, the stand-ups' provider
-        // writes what is left, then the claims and the storage close; the process exits 0.
+        // its address is printed: the sessions end, the meetings write their
+        // last checkpoints, the stand-ups' provider writes what is left, then
+        // the claims and the storage close; the process exits 0.
         do {
             try await host.serve {
                 // Written at once, not buffered: a script waits for this line.
