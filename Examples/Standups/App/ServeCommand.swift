@@ -157,10 +157,43 @@ struct Serve: AsyncParsableCommand {
         await failover?.value
         // Each meeting in progress writes its last checkpoint (the next
         // process resumes it), and every change is durable, before the
-        // storage closes.
-        await env.meetings.stop()
-        await env.standups.close()
+        // storage closes — within 5 seconds: a store that does not answer
+        // does not keep the process from exiting (what it did not take is
+        // in the log, and the meetings' checkpoints are those written last).
+        let finished = await Self.within(.seconds(5)) {
+            await env.meetings.stop()
+            await env.standups.close()
+        }
+        if !finished {
+            Logger(label: "oak.standups.web").error(
+                "The meetings and the stand-ups could not be written within 5 seconds of the stop; exiting anyway.")
+        }
         await homes?.close()
         await storage.close()
+    }
+
+    /// Runs `work`, waiting for it at most `limit`; whether it finished. A
+    /// `work` that goes on past the limit is left running (the process is
+    /// about to exit).
+    static func within(_ limit: Duration, _ work: @escaping @Sendable () async -> Void) async -> Bool {
+        let waiting = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+        let finish: @Sendable (Bool) -> Void = { finished in
+            let continuation = waiting.withLock { waiting in
+                defer { waiting = nil }
+                return waiting
+            }
+            continuation?.resume(returning: finished)
+        }
+        return await withCheckedContinuation { continuation in
+            waiting.withLock { $0 = continuation }
+            Task {
+                await work()
+                finish(true)
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                finish(false)
+            }
+        }
     }
 }

@@ -18,6 +18,10 @@ import TerminalTesting
 import Testing
 import WebTesting
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite(
     "Two servers, one database", .serialized, .timeLimit(.minutes(2)),
     .enabled(if: PostgresTestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipMessage)))
@@ -95,9 +99,10 @@ struct TwoServersTests {
                 where: { $0.contains("id=\"detail\"") && $0.components(separatedBy: "data-meeting=").count == 3 },
                 "the stand-up with the meeting just saved")
 
-            // What the database holds: the meeting saved before and the one
-            // the first process started and the second ended; no checkpoint
-            // of Daily's is left.
+            // What the database holds once the second has stopped: the
+            // meeting saved before and the one the first process started and
+            // the second ended; no checkpoint of Daily's is left.
+            #expect(await second.signal(SIGINT, within: .seconds(15)) == 0)
             let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
             let store = try await PostgresStandups.open(database, logger: PostgresTestServer.logger)
             let saved = try #require(try await store.load().first { $0.id == Self.daily.id })
@@ -139,10 +144,11 @@ struct TwoServersTests {
                 }
                 try await body(servers[0], servers[1], location)
             } catch {
-                for server in servers { await server.stop() }
+                for server in servers { _ = await server.signal(SIGINT, within: .seconds(15)) }
                 throw error
             }
-            for server in servers { await server.stop() }
+            // Bounded: a server that does not stop within 15 s is killed.
+            for server in servers { _ = await server.signal(SIGINT, within: .seconds(15)) }
         }
     }
 }
