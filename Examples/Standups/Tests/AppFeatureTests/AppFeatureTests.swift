@@ -76,11 +76,15 @@ struct AppFeatureTests {
         let log = SpeechLog()
         let store = MockStandupsStore([threeInSix])
         let speech = SpeechClient.mock(staysOpen: true, log: log)
-        let app = try await started(store, env: appEnv(store, speech: speech))
+        let env = appEnv(store, speech: speech)
+        let app = try await started(store, env: env)
         try await app.send(.open(threeInSix.id)) { $0.path.count == 1 }
         try await app.detail(.startMeeting) { $0.meeting?.recognition == .listening }
         try await app.send(.back) { $0.meeting?.question == .endMeeting(isDiscardable: true) }
         try await app.meeting(.confirmDiscard) { $0.path.count == 1 }
+        // The room's run has ended (its recogniser with it) once its task
+        // has: wait for it rather than race it.
+        await env.meetings.stop()
         #expect(store.standups.first?.meetings.isEmpty == true)
         #expect(log.starts == 1 && !log.isRunning)
         await app.end()
