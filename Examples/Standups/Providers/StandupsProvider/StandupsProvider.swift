@@ -176,13 +176,7 @@ public enum StandupsProvider: EffectTransducer {
             state.phase = .failed(failure)
             guard !failure.isDamaged else { return nil }
             state.failedLoads += 1
-            let delay = retryDelay(after: state.failedLoads)
-            return Effect(
-                id: retryLoadID,
-                operation: { env, input in
-                    try await env.clock.sleep(for: delay)
-                    await input.send(.retryLoad)
-                })
+            return send(.retryLoad, after: retryDelay(after: state.failedLoads), id: retryLoadID)
         case .retryLoad:
             guard case .failed(let failure) = state.phase, !failure.isDamaged else { return nil }
             state.phase = .loading
@@ -202,13 +196,7 @@ public enum StandupsProvider: EffectTransducer {
             state.failedWrites += 1
             state.queued = state.writing + state.queued
             state.writing = []
-            let delay = retryDelay(after: state.failedWrites)
-            return Effect(
-                id: retryID,
-                operation: { env, input in
-                    try await env.clock.sleep(for: delay)
-                    await input.send(.retry)
-                })
+            return send(.retry, after: retryDelay(after: state.failedWrites), id: retryID)
         case .retry:
             guard state.failure != nil else { return nil }
             state.failure = nil
@@ -233,6 +221,17 @@ public enum StandupsProvider: EffectTransducer {
             state.standups = updated
             return nil
         }
+    }
+
+    /// A timer on the dependencies' clock that sends `event` after `delay`
+    /// (a retry), replaced by the next one with the same `id`.
+    static func send(_ event: Event, after delay: Duration, id: EffectID) -> Self.Effect {
+        Effect(
+            id: id,
+            operation: { env, input in
+                try await env.clock.sleep(for: delay)
+                await input.send(event)
+            })
     }
 
     /// Hands the queued changes to the store as one batch, unless a batch is
