@@ -188,7 +188,12 @@ public final class MeetingRooms: Sendable {
                 await homes.release(kept.standup)
                 continue
             }
-            var initial = checkpoint.state
+            // The time away is counted before the room opens: a viewer who
+            // joins before the run has taken its first event sees the
+            // meeting where it is, not where the checkpoint left it.
+            let now = now ?? env(kept.standup).now()
+            let away = Int(max(now.timeIntervalSince(checkpoint.takenAt), 0))
+            var initial = checkpoint.state.advanced(bySecondsAway: away)
             initial.meetingID = kept.room
             let room = Room(id: kept.room, meeting: SharedRun<RecordMeeting>(initialState: initial))
             let isNew = rooms.withLock { rooms in
@@ -197,9 +202,7 @@ public final class MeetingRooms: Sendable {
                 return true
             }
             guard isNew else { continue }
-            let now = now ?? env(kept.standup).now()
-            let away = Int(max(now.timeIntervalSince(checkpoint.takenAt), 0))
-            start(room, of: kept.standup, with: .restored(secondsAway: away))
+            start(room, of: kept.standup, with: .restored(secondsAway: 0))
             resumed.append(room)
         }
         return resumed

@@ -111,6 +111,21 @@ public enum RecordMeeting: EffectTransducer {
         public var speaker: Attendee? {
             standup.attendees.indices.contains(speakerIndex) ? standup.attendees[speakerIndex] : nil
         }
+
+        /// The meeting of a checkpoint taken `secondsAway` ago, the time
+        /// away counted as elapsed (the people met on; never past the
+        /// end), on the speaker of that time, with what was heard kept
+        /// apart from what will be; not started. A resumed room begins in
+        /// this state, so that a viewer who joins it at once already sees
+        /// where the meeting is.
+        public func advanced(bySecondsAway secondsAway: Int) -> Self {
+            var state = self
+            state.question = nil
+            state.secondsElapsed = min(state.secondsElapsed + max(secondsAway, 0), schedule.durationSeconds)
+            state.speakerIndex = max(state.speakerIndex, schedule.speaker(at: state.secondsElapsed))
+            state.transcriptBefore = state.transcript
+            return state
+        }
     }
 
     /// What happens to the meeting.
@@ -205,12 +220,8 @@ public enum RecordMeeting: EffectTransducer {
             return .combine(timer(), recognise())
         case .restored(let secondsAway):
             guard !state.isStarted else { return nil }
+            state = state.advanced(bySecondsAway: secondsAway)
             state.isStarted = true
-            state.question = nil
-            state.secondsElapsed = min(
-                state.secondsElapsed + max(secondsAway, 0), state.schedule.durationSeconds)
-            state.speakerIndex = max(state.speakerIndex, state.schedule.speaker(at: state.secondsElapsed))
-            state.transcriptBefore = state.transcript
             if state.secondsElapsed >= state.schedule.durationSeconds { return finish(&state) }
             guard state.isRecording else { return timer() }
             state.recognition = .listening

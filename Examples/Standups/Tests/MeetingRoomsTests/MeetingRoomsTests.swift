@@ -174,6 +174,9 @@ struct MeetingRoomsTests {
         #expect(resumed?.map(\.id) == [room.id])
         let (joined, nextStates) = next.join(Self.standup, isRecording: false)
         #expect(joined.id == room.id)
+        // Whoever joins at once sees where the meeting is, even before its
+        // run has taken its first event (not where the checkpoint left it).
+        #expect(joined.state.secondsElapsed == 3 && joined.state.speakerIndex == 1)
         var nextViewer = nextStates.makeAsyncIterator()
         let now = await Self.started(&nextViewer)
         #expect(now?.secondsElapsed == 3 && now?.speakerIndex == 1)
