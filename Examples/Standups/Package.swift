@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "AppFeatureTests",
             dependencies: [
-                "AppFeature", "Models", "Devices", "StandupsProvider", "StandupDetail", "RecordMeeting",
+                "AppFeature", "Models", "Devices", "StandupsProvider", "StandupDetail", "StandupForm", "RecordMeeting",
                 .product(name: "Oak", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
                 "StandupsTestSupport",
             ],

@@ -11,6 +11,11 @@ public enum StandupChange: Equatable, Hashable, Sendable {
     /// A stand-up's title, length, theme and attendees replaced (its
     /// meetings stay as they are: a meeting saved meanwhile is kept).
     case update(Standup)
+    /// A stand-up as edited (its title, length, theme and attendees) from
+    /// the stand-up the edit began with: merged into the stand-up as it is
+    /// when written, so that an edit made elsewhere meanwhile is kept
+    /// (``Standup/merge(_:from:into:)``). What a form's Done saves.
+    case edit(Standup, from: Standup)
     /// A stand-up and its meetings removed.
     case delete(Standup.ID)
     /// A meeting of a stand-up, the newest first.
@@ -21,7 +26,7 @@ public enum StandupChange: Equatable, Hashable, Sendable {
     /// The stand-up it changes.
     public var standupID: Standup.ID {
         switch self {
-        case .add(let standup), .update(let standup): standup.id
+        case .add(let standup), .update(let standup), .edit(let standup, _): standup.id
         case .delete(let id), .addMeeting(_, let id), .deleteMeeting(_, let id): id
         }
     }
@@ -45,6 +50,10 @@ extension IdentifiedArray where ID == Standup.ID, Element == Standup {
             current.attendees = standup.attendees
             guard current != self[id: standup.id] else { return false }
             self[id: standup.id] = current
+        case .edit(let standup, let base):
+            let merged = Standup.merge(standup, from: base, into: self[id: standup.id]).standup
+            guard merged != self[id: standup.id] else { return false }
+            if self[id: standup.id] == nil { append(merged) } else { self[id: standup.id] = merged }
         case .delete(let id):
             guard remove(id: id) != nil else { return false }
         case .addMeeting(let meeting, let id):

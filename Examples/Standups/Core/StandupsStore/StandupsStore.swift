@@ -75,15 +75,19 @@ public final class StandupsStore: Sendable {
         }
     }
 
-    /// Writes `changes` in order, in one transaction: all or none.
+    /// Writes `changes` in order, in one transaction: all or none. An edit
+    /// is merged into the stand-up as stored in that transaction
+    /// (``Models/Standup/merge(_:from:into:)``): returns what the edits
+    /// found changed elsewhere meanwhile.
     ///
     /// - Throws: ``StandupsStoreError/writeFailed(reason:)`` (nothing was
     ///   written), or what ``load()`` throws when the file cannot be opened.
-    public func save(_ changes: [StandupChange]) throws(StandupsStoreError) {
+    @discardableResult
+    public func save(_ changes: [StandupChange]) throws(StandupsStoreError) -> [EditConflict] {
         let pool = try open()
         do {
-            try pool.write { db in
-                for change in changes { try Self.apply(change, db) }
+            return try pool.write { db in
+                try changes.compactMap { change in try Self.apply(change, db) }
             }
         } catch {
             throw Self.failure(error, path: path) { .writeFailed(reason: $0) }
@@ -443,7 +447,10 @@ public final class StandupsStore: Sendable {
         return standups.map { $0.attendees.isEmpty ? $0.validated() : $0 }
     }
 
-    static func apply(_ change: StandupChange, _ db: Database) throws {
+    /// Applies `change` in `db`'s transaction; returns what an edit found
+    /// changed elsewhere, if anything.
+    @discardableResult
+    static func apply(_ change: StandupChange, _ db: Database) throws -> EditConflict? {
         switch change {
         case .add(let standup):
             let standup = standup.validated()
@@ -455,7 +462,7 @@ public final class StandupsStore: Sendable {
                     """,
                 arguments: [standup.id.uuidString, standup.title, standup.durationSeconds, standup.theme.rawValue])
             // Added twice (a retried batch): the first one stands.
-            guard db.changesCount > 0 else { return }
+            guard db.changesCount > 0 else { return nil }
             try writeAttendees(standup, db)
             for meeting in standup.meetings.reversed() { try apply(.addMeeting(meeting, to: standup.id), db) }
         case .update(let standup):
@@ -463,8 +470,19 @@ public final class StandupsStore: Sendable {
             try db.execute(
                 sql: "UPDATE standup SET title = ?, durationSeconds = ?, theme = ? WHERE id = ?",
                 arguments: [standup.title, standup.durationSeconds, standup.theme.rawValue, standup.id.uuidString])
-            guard db.changesCount > 0 else { return }
+            guard db.changesCount > 0 else { return nil }
             try writeAttendees(standup, db)
+        case .edit(let mine, let base):
+            // GRDB's write transactions are IMMEDIATE: no other connection
+            // writes between this read and the write below.
+            let current = try fetchOne(mine.id, db)
+            let (merged, conflicts) = Standup.merge(mine, from: base, into: current)
+            if current == nil {
+                try apply(.add(merged), db)
+            } else {
+                try apply(.update(merged), db)
+            }
+            return conflicts.isEmpty ? nil : EditConflict(standup: mine.id, conflicts: conflicts)
         case .delete(let id):
             try db.execute(sql: "DELETE FROM standup WHERE id = ?", arguments: [id.uuidString])
         case .addMeeting(let meeting, let standupID):
@@ -483,6 +501,29 @@ public final class StandupsStore: Sendable {
                 sql: "DELETE FROM meeting WHERE id = ? AND standupId = ?",
                 arguments: [meetingID.uuidString, standupID.uuidString])
         }
+        return nil
+    }
+
+    /// The stand-up `id` as stored (without its meetings), if it is.
+    static func fetchOne(_ id: Standup.ID, _ db: Database) throws -> Standup? {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT title, durationSeconds, theme FROM standup WHERE id = ?", arguments: [id.uuidString])
+        else { return nil }
+        let themeName: String = try row.decode(forColumn: "theme")
+        var standup = Standup(
+            id: id, title: try row.decode(forColumn: "title"),
+            durationSeconds: try row.decode(forColumn: "durationSeconds"),
+            theme: Theme(rawValue: themeName) ?? .bubblegum)
+        for row in try Row.fetchAll(
+            db, sql: "SELECT id, name FROM attendee WHERE standupId = ? ORDER BY position", arguments: [id.uuidString])
+        {
+            guard let attendee = UUID(uuidString: try row.decode(forColumn: "id")) else {
+                throw StoredValueError("an attendee's id is malformed")
+            }
+            standup.attendees.append(Attendee(id: attendee, name: try row.decode(forColumn: "name")))
+        }
+        return standup
     }
 
     private static func writeAttendees(_ standup: Standup, _ db: Database) throws {

@@ -138,6 +138,12 @@ public enum AppFeature: EffectTransducer {
         case retrySave
         /// Try loading the stand-ups again (the store was away).
         case retryLoad
+        /// Forget what an edit of this stand-up found changed elsewhere
+        /// (the notice on its screen goes).
+        case dismissConflicts(Standup.ID)
+        /// Put the other side's values of this stand-up's conflicts back
+        /// (saved as an edit), and forget the conflicts.
+        case takeTheirs(Standup.ID)
         /// After a failed load: start again, empty or with the samples.
         case startOver(withSamples: Bool)
         /// Quit once every change is durable (asked again, at once); during
@@ -299,6 +305,8 @@ public enum AppFeature: EffectTransducer {
             case .openMeeting(let meetingID):
                 guard state.top?.id == id else { return }
                 state.path.append(.pastMeeting(meetingID, of: detail.standup.id))
+            case .close:
+                pop(id, &state)
             case nil:
                 break
             }
@@ -339,6 +347,17 @@ public enum AppFeature: EffectTransducer {
                 return
             }
             pop(top.id, &state)
+        case .dismissConflicts(let id):
+            if let provider = state.provider {
+                effects.append(Effect(operation: { _, _ in await provider.proxy.send(.dismissConflicts(id)) }))
+            }
+        case .takeTheirs(let id):
+            guard let provider = state.provider, let conflicts = state.data.conflicts[id],
+                let current = state.data.standups[id: id]
+            else { return }
+            let theirs = current.takingTheirs(conflicts)
+            if theirs != current { save(.edit(theirs, from: current), &state, &effects) }
+            effects.append(Effect(operation: { _, _ in await provider.proxy.send(.dismissConflicts(id)) }))
         case .retrySave:
             if let provider = state.provider {
                 effects.append(Effect(operation: { _, _ in await provider.proxy.send(.retry) }))
@@ -420,6 +439,12 @@ public enum AppFeature: EffectTransducer {
             case .detail(let child):
                 let detail = child.state
                 guard let standup = state.data.standups[id: detail.standup.id] else {
+                    // Deleted elsewhere while its form is open: the form
+                    // stays and says so (nothing typed is dropped).
+                    if case .edit = detail.destination {
+                        if !detail.isDeletedElsewhere { effects.append(.send(.standupChanged(nil), to: child)) }
+                        continue
+                    }
                     // Deleted (here or elsewhere): it and the screens above go.
                     pop(child.id, &state)
                     break screens

@@ -44,6 +44,9 @@ public enum StandupDetail: EffectTransducer {
         case startMeeting(Standup, isRecording: Bool)
         /// Show this past meeting.
         case openMeeting(Meeting.ID)
+        /// Close this screen (its stand-up was deleted elsewhere and the
+        /// edit was let go).
+        case close
     }
 
     /// The screen's state.
@@ -58,6 +61,14 @@ public enum StandupDetail: EffectTransducer {
         public var isCheckingSpeech: Bool
         /// What the last event asks the parent to do, if anything.
         public var request: Request?
+        /// While the form is open: the stand-up as the edit began, which
+        /// Done's edit is merged from (so that what others change meanwhile
+        /// is kept: ``Models/StandupChange/edit(_:from:)``).
+        public var editedFrom: Standup?
+        /// While the form is open: the stand-up was deleted elsewhere. The
+        /// form stays (nothing typed is dropped) and says so; Done adds the
+        /// stand-up back, Cancel lets it go.
+        public var isDeletedElsewhere: Bool
 
         /// The screen of `standup`.
         public init(standup: Standup) {
@@ -66,12 +77,15 @@ public enum StandupDetail: EffectTransducer {
             self.selection = 0
             self.isCheckingSpeech = false
             self.request = nil
+            self.editedFrom = nil
+            self.isDeletedElsewhere = false
         }
     }
 
     /// What happens to the screen.
     public enum Event: Equatable, Sendable {
-        /// The provider's version of the stand-up (nil: it was deleted).
+        /// The provider's version of the stand-up (nil: it was deleted;
+        /// the parent closes the screen unless its form is open).
         case standupChanged(Standup?)
         /// Select the past meeting at a position.
         case select(Int)
@@ -132,7 +146,11 @@ public enum StandupDetail: EffectTransducer {
     static func transition(_ state: inout State, _ event: Event) -> Self.Effect? {
         switch event {
         case .standupChanged(let standup):
-            guard let standup else { return nil }
+            guard let standup else {
+                if case .edit = state.destination { state.isDeletedElsewhere = true }
+                return nil
+            }
+            state.isDeletedElsewhere = false
             state.standup = standup
             state.selection = min(state.selection, max(standup.meetings.count - 1, 0))
         case .select(let index):
@@ -143,6 +161,7 @@ public enum StandupDetail: EffectTransducer {
         case .edit:
             guard state.destination == nil else { return nil }
             state.destination = .edit(StandupForm.State(standup: state.standup))
+            state.editedFrom = state.standup
         case .form(let event):
             guard case .edit(var form) = state.destination else { return nil }
             StandupForm.update(&form, event: event)
@@ -150,14 +169,25 @@ public enum StandupDetail: EffectTransducer {
         case .cancelEdit:
             guard case .edit = state.destination else { return nil }
             state.destination = nil
+            state.editedFrom = nil
+            // Deleted meanwhile and let go: the parent closes the screen.
+            if state.isDeletedElsewhere { state.request = .close }
         case .doneEditing:
             guard case .edit(let form) = state.destination else { return nil }
+            let base = state.editedFrom ?? state.standup
             state.destination = nil
+            state.editedFrom = nil
             var edited = form.standup.validated()
             edited.meetings = state.standup.meetings
-            guard edited != state.standup else { return nil }
-            state.standup = edited
-            state.request = .save(.update(edited))
+            let wasDeleted = state.isDeletedElsewhere
+            state.isDeletedElsewhere = false
+            // Nothing changed: nothing to save (unless the stand-up was
+            // deleted meanwhile: Done adds it back, as the form said).
+            guard edited != base || wasDeleted else { return nil }
+            // Shown at once as merged with what is known here; the store
+            // merges it again with what it has.
+            state.standup = Standup.merge(edited, from: base, into: wasDeleted ? nil : state.standup).standup
+            state.request = .save(.edit(edited, from: base))
         case .delete:
             guard state.destination == nil else { return nil }
             state.destination = .question(.deleteStandup)

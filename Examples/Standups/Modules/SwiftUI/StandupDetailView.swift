@@ -4,6 +4,7 @@
 // or unavailable). Every control sends an intent of the screen's run.
 
 #if canImport(SwiftUI)
+import AppFeature
 import Models
 import Oak
 import StandupDetail
@@ -17,11 +18,21 @@ public struct StandupDetailView: View {
     /// The screen's intents for that state, while the screen is on top (a
     /// screen under another one offers none).
     public let intents: Intents<StandupDetail, StandupDetail.Scope>?
+    /// What an edit of the stand-up met elsewhere (said above the rest).
+    public let conflicts: [StandupConflict]
+    /// The app's intents ("Use theirs", OK), while the screen is on top.
+    public let app: Intents<AppFeature, AppFeature.Scope>?
 
-    /// A view of `detail`, acting through `intents`.
-    public init(_ detail: StandupDetail.State, intents: Intents<StandupDetail, StandupDetail.Scope>?) {
+    /// A view of `detail`, acting through `intents`; `conflicts` said, and
+    /// answered through `app`.
+    public init(
+        _ detail: StandupDetail.State, intents: Intents<StandupDetail, StandupDetail.Scope>?,
+        conflicts: [StandupConflict] = [], app: Intents<AppFeature, AppFeature.Scope>? = nil
+    ) {
         self.detail = detail
         self.intents = intents
+        self.conflicts = conflicts
+        self.app = app
     }
 
     /// The stand-up, its sheet and its questions.
@@ -71,6 +82,15 @@ public struct StandupDetailView: View {
     private var content: some View {
         let standup = detail.standup
         return List {
+            if !conflicts.isEmpty {
+                Section("Edited in two places at once") {
+                    ForEach(conflicts, id: \.self) { conflict in Text(conflict.sentence(in: standup)) }
+                    if StandupConflict.canTakeTheirs(conflicts) {
+                        Button("Use theirs") { app?(.takeTheirs(standup.id))() }
+                    }
+                    Button("OK") { app?(.dismissConflicts(standup.id))() }
+                }
+            }
             Section("Meeting info") {
                 Button {
                     intents?(.startMeeting)()
@@ -123,16 +143,19 @@ public struct StandupDetailView: View {
     @ViewBuilder private var editSheet: some View {
         if case .edit(let form) = detail.destination, let intents {
             NavigationStack {
-                StandupFormView(form) { intents(.form($0)) }
-                    .navigationTitle(detail.standup.displayTitle)
-                    .toolbar {
-                        ToolbarItem(placement: .cancellationAction) {
-                            Button("Cancel") { intents(.cancelEdit)() }
-                        }
-                        ToolbarItem(placement: .confirmationAction) {
-                            Button("Done") { intents(.doneEditing)() }
-                        }
+                VStack {
+                    if detail.isDeletedElsewhere { Text(StandupDetail.State.deletedWhileEditing) }
+                    StandupFormView(form) { intents(.form($0)) }
+                }
+                .navigationTitle(detail.standup.displayTitle)
+                .toolbar {
+                    ToolbarItem(placement: .cancellationAction) {
+                        Button("Cancel") { intents(.cancelEdit)() }
                     }
+                    ToolbarItem(placement: .confirmationAction) {
+                        Button("Done") { intents(.doneEditing)() }
+                    }
+                }
             }
         }
     }

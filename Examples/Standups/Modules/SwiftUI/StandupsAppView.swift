@@ -85,7 +85,9 @@ struct StandupsScreenView: View {
         let isTop = state.top?.id == id
         switch state.path.first(where: { $0.id == id }) {
         case .detail(let child)?:
-            StandupDetailView(child.state, intents: isTop ? intents.detail : nil)
+            StandupDetailView(
+                child.state, intents: isTop ? intents.detail : nil,
+                conflicts: state.data.conflicts[child.state.standup.id] ?? [], app: isTop ? intents.app : nil)
         case .meeting(let room)?:
             MeetingView(room.state, intents: isTop ? intents.meeting : nil)
         case .pastMeeting(let meetingID, let standupID)?:

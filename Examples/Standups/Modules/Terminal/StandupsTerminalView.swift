@@ -65,8 +65,30 @@ public enum StandupsTerminalView {
                     "This stand-up's meeting runs elsewhere (\(address)); it is not started here too.", .error)
                 canvas.skip()
             }
+            if detail.isDeletedElsewhere {
+                canvas.addWrapped(StandupDetail.State.deletedWhileEditing, .error)
+                canvas.skip()
+            }
+            let conflicts = detail.destination == nil ? state.data.conflicts[detail.standup.id] ?? [] : []
+            if !conflicts.isEmpty {
+                canvas.add("Edited in two places at once:", .error)
+                for conflict in conflicts { canvas.addWrapped("  " + conflict.sentence(in: detail.standup)) }
+                canvas.add(
+                    StandupConflict.canTakeTheirs(conflicts) ? "  t  use theirs   k  ok" : "  k  ok", .bold)
+                canvas.skip()
+            }
             if let intents = intents.detail {
                 (bindings, textField) = renderDetail(detail, intents: intents, newID: newID, on: &canvas)
+            }
+            if !conflicts.isEmpty {
+                let id = detail.standup.id
+                if StandupConflict.canTakeTheirs(conflicts) {
+                    bindings.append(
+                        KeyBinding([.character("t")], "use theirs", inStatusBar: false, intent: app(.takeTheirs(id))))
+                }
+                // Shown with the notice, not in the full status bar.
+                bindings.append(
+                    KeyBinding([.character("k")], "ok", inStatusBar: false, intent: app(.dismissConflicts(id))))
             }
             if detail.destination == nil {
                 bindings.append(KeyBinding([.escape, .left], "back", intent: app(.back)))

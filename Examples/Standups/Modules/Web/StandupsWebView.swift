@@ -59,7 +59,20 @@ public enum StandupsWebView {
             }
         case .detail(let child):
             let detail = self.detail(child.state, intents: intents.detail, newID: newID, context: context)
-            screen = state.meetingElsewhere.map { "\(elsewhere($0))\(detail)" } ?? detail
+            let standup = child.state.standup
+            let notices = HTML.join(
+                [
+                    state.meetingElsewhere.map(elsewhere),
+                    child.state.isDeletedElsewhere
+                        ? HTML(
+                            "<p class=\"notice\" id=\"deleted-elsewhere\" role=\"status\">\(StandupDetail.State.deletedWhileEditing)</p>"
+                        )
+                        : nil,
+                    child.state.destination == nil
+                        ? state.data.conflicts[standup.id].map { conflicts(standup, $0, app: app, context: context) }
+                        : nil,
+                ].compactMap { $0 })
+            screen = "\(notices)\(detail)"
         case .meeting(let room):
             let meeting = room.state
             // Rendered once for every viewer of the room (its forms' keys
@@ -211,6 +224,24 @@ public enum StandupsWebView {
         return """
             <p class="notice" id="meeting-elsewhere" role="status">This stand-up's meeting runs elsewhere \
             (\(address)); it is not started here too.</p>
+            """
+    }
+
+    /// What an edit of `standup` met elsewhere, and the way to put the
+    /// other values back.
+    static func conflicts(
+        _ standup: Standup, _ conflicts: [StandupConflict], app: Intents<AppFeature, AppFeature.Scope>,
+        context: WebContext
+    ) -> HTML {
+        let sentences = conflicts.map { HTML("<li>\($0.sentence(in: standup))</li>") }
+        let takeTheirs: HTML? =
+            StandupConflict.canTakeTheirs(conflicts)
+            ? context.button("Use theirs", key: "app.takeTheirs", intent: app(.takeTheirs(standup.id))) : nil
+        return """
+            <section class="notice" id="conflicts" role="status"><p>Edited in two places at once:</p>\
+            <ul>\(HTML.join(sentences))</ul><p class="actions">\(takeTheirs)\
+            \(context.button("OK", key: "app.dismissConflicts", intent: app(.dismissConflicts(standup.id))))</p>\
+            </section>
             """
     }
 

@@ -15,7 +15,7 @@ extension StandupsProvider.Dependencies {
             load: { () async throws(StoreFailure) -> [Standup] in
                 try await Self.blocking { () throws(StandupsStoreError) in try store.load() }
             },
-            save: { (changes: [StandupChange]) async throws(StoreFailure) in
+            save: { (changes: [StandupChange]) async throws(StoreFailure) -> [EditConflict] in
                 try await Self.blocking { () throws(StandupsStoreError) in try store.save(changes) }
             },
             startOver: { (standups: [Standup]) async throws(StoreFailure) in

@@ -117,9 +117,18 @@ public final class PostgresStandups: Sendable {
 
     /// Writes `changes` in order and announces them, in one transaction:
     /// all or none.
-    public func save(_ changes: [StandupChange]) async throws(StoreFailure) {
+    ///
+    /// An edit is merged into the stand-up as stored in that transaction
+    /// (its row locked: ``Models/Standup/merge(_:from:into:)``): returns
+    /// what the edits found changed elsewhere meanwhile.
+    @discardableResult
+    public func save(_ changes: [StandupChange]) async throws(StoreFailure) -> [EditConflict] {
         try await write { connection, logger in
-            for change in changes { try await Self.apply(change, connection, logger) }
+            var conflicts: [EditConflict] = []
+            for change in changes {
+                if let conflict = try await Self.apply(change, connection, logger) { conflicts.append(conflict) }
+            }
+            return conflicts
         }
     }
 
@@ -179,14 +188,15 @@ public final class PostgresStandups: Sendable {
         }
     }
 
-    private func write(
-        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Void
-    ) async throws(StoreFailure) {
+    private func write<Value: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Value
+    ) async throws(StoreFailure) -> Value {
         let logger = logger
-        try await perform { client in
+        return try await perform { client in
             try await client.withTransaction(logger: logger) { connection in
-                try await body(connection, logger)
+                let value = try await body(connection, logger)
                 try await connection.query("SELECT pg_notify(\(Self.channel), '')", logger: logger)
+                return value
             }
         }
     }
@@ -229,7 +239,12 @@ public final class PostgresStandups: Sendable {
         }
     }
 
-    static func apply(_ change: StandupChange, _ connection: PostgresConnection, _ logger: Logger) async throws {
+    /// Applies `change` in `connection`'s transaction; returns what an
+    /// edit found changed elsewhere, if anything.
+    @discardableResult
+    static func apply(
+        _ change: StandupChange, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> EditConflict? {
         switch change {
         case .add(let standup):
             let standup = standup.validated()
@@ -242,7 +257,7 @@ public final class PostgresStandups: Sendable {
             ).collect()
             // Added twice (a retried batch, another process): the first
             // one stands.
-            guard !inserted.isEmpty else { return }
+            guard !inserted.isEmpty else { return nil }
             try await writeAttendees(standup, connection, logger)
             for meeting in standup.meetings.reversed() {
                 try await apply(.addMeeting(meeting, to: standup.id), connection, logger)
@@ -256,8 +271,15 @@ public final class PostgresStandups: Sendable {
                 WHERE id = \(standup.id) RETURNING id
                 """, logger: logger
             ).collect()
-            guard !updated.isEmpty else { return }
+            guard !updated.isEmpty else { return nil }
             try await writeAttendees(standup, connection, logger)
+        case .edit(let mine, let base):
+            // The row is locked until the transaction ends: no other
+            // writer changes the stand-up between this read and the write.
+            let current = try await fetchOne(mine.id, locking: true, connection, logger)
+            let (merged, conflicts) = Standup.merge(mine, from: base, into: current)
+            try await apply(current == nil ? .add(merged) : .update(merged), connection, logger)
+            return conflicts.isEmpty ? nil : EditConflict(standup: mine.id, conflicts: conflicts)
         case .delete(let id):
             try await connection.query("DELETE FROM standup WHERE id = \(id)", logger: logger)
         case .addMeeting(let meeting, let standupID):
@@ -272,6 +294,32 @@ public final class PostgresStandups: Sendable {
             try await connection.query(
                 "DELETE FROM meeting WHERE id = \(meetingID) AND standup_id = \(standupID)", logger: logger)
         }
+        return nil
+    }
+
+    /// The stand-up `id` as stored (without its meetings), if it is; its
+    /// row locked until the transaction ends when `locking`.
+    static func fetchOne(
+        _ id: Standup.ID, locking: Bool, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> Standup? {
+        let query: PostgresQuery =
+            locking
+            ? "SELECT title, duration_seconds, theme FROM standup WHERE id = \(id) FOR UPDATE"
+            : "SELECT title, duration_seconds, theme FROM standup WHERE id = \(id)"
+        var standup: Standup?
+        for try await (title, duration, theme) in try await connection.query(query, logger: logger).decode(
+            (String, Int, String).self)
+        {
+            standup = Standup(
+                id: id, title: title, durationSeconds: duration, theme: Theme(rawValue: theme) ?? .bubblegum)
+        }
+        guard var found = standup else { return nil }
+        let attendees = try await connection.query(
+            "SELECT id, name FROM attendee WHERE standup_id = \(id) ORDER BY position", logger: logger)
+        for try await (attendee, name) in attendees.decode((UUID, String).self) {
+            found.attendees.append(Attendee(id: attendee, name: name))
+        }
+        return found
     }
 
     private static func writeAttendees(
@@ -322,7 +370,9 @@ extension StandupsProvider.Dependencies {
     public static func postgres(_ store: PostgresStandups) -> Self {
         Self(
             load: { () async throws(StoreFailure) -> [Standup] in try await store.load() },
-            save: { (changes: [StandupChange]) async throws(StoreFailure) in try await store.save(changes) },
+            save: { (changes: [StandupChange]) async throws(StoreFailure) -> [EditConflict] in
+                try await store.save(changes)
+            },
             startOver: { (standups: [Standup]) async throws(StoreFailure) in try await store.startOver(with: standups)
             },
             updates: { store.updates() })

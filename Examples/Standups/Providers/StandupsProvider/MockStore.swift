@@ -14,7 +14,7 @@ extension StandupsProvider.Dependencies {
     ) -> Self {
         Self(
             load: { () throws(StoreFailure) in try store.load() },
-            save: { (changes: [StandupChange]) throws(StoreFailure) in try store.save(changes) },
+            save: { (changes: [StandupChange]) throws(StoreFailure) -> [EditConflict] in try store.save(changes) },
             startOver: { (standups: [Standup]) throws(StoreFailure) in store.startOver(standups) },
             updates: { store.updates() }, clock: clock)
     }
@@ -55,14 +55,22 @@ public final class MockStandupsStore: Sendable {
         return try result.get()
     }
 
-    func save(_ changes: [StandupChange]) throws(StoreFailure) {
-        let failure: StoreFailure? = contents.withLock { contents in
-            if !contents.saveFailures.isEmpty { return contents.saveFailures.removeFirst() }
-            for change in changes { contents.standups.apply(change) }
+    func save(_ changes: [StandupChange]) throws(StoreFailure) -> [EditConflict] {
+        let result: Result<[EditConflict], StoreFailure> = contents.withLock { contents in
+            if !contents.saveFailures.isEmpty { return .failure(contents.saveFailures.removeFirst()) }
+            var conflicts: [EditConflict] = []
+            for change in changes {
+                // An edit merged as the real stores merge it.
+                if case .edit(let mine, let base) = change {
+                    let found = Standup.merge(mine, from: base, into: contents.standups[id: mine.id]).conflicts
+                    if !found.isEmpty { conflicts.append(EditConflict(standup: mine.id, conflicts: found)) }
+                }
+                contents.standups.apply(change)
+            }
             contents.batches.append(changes)
-            return nil
+            return .success(conflicts)
         }
-        if let failure { throw failure }
+        return try result.get()
     }
 
     func startOver(_ standups: [Standup]) {

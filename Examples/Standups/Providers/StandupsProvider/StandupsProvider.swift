@@ -50,6 +50,11 @@ public enum StandupsProvider: EffectTransducer {
         public var failedWrites: Int
         /// How many loads in a row failed (0 once loaded).
         public var failedLoads: Int
+        /// What edits found changed elsewhere when they were written (the
+        /// edit's values kept, the others' named), by stand-up, until
+        /// dismissed (``Event/dismissConflicts(_:)``): the stand-up's
+        /// screen says so.
+        public var conflicts: [Standup.ID: [StandupConflict]]
 
         /// Nothing loaded yet.
         public init(phase: Phase = .idle, standups: IdentifiedArrayOf<Standup> = []) {
@@ -60,6 +65,7 @@ public enum StandupsProvider: EffectTransducer {
             self.failure = nil
             self.failedWrites = 0
             self.failedLoads = 0
+            self.conflicts = [:]
         }
 
         /// Whether every change is durable.
@@ -83,6 +89,11 @@ public enum StandupsProvider: EffectTransducer {
         case apply(StandupChange)
         /// The store wrote the batch in flight.
         case wrote
+        /// Edits of the batch in flight found these changed elsewhere (sent
+        /// before ``wrote``).
+        case conflicted([EditConflict])
+        /// The stand-up's screen has shown its conflicts: forget them.
+        case dismissConflicts(Standup.ID)
         /// The store could not write the batch in flight; nothing of it was
         /// written.
         case writeFailed(StoreFailure)
@@ -105,8 +116,10 @@ public enum StandupsProvider: EffectTransducer {
     public struct Dependencies: Sendable {
         /// The stand-ups, in order.
         public var load: @Sendable () async throws(StoreFailure) -> [Standup]
-        /// Writes the changes, in order, all or none.
-        public var save: @Sendable (_ changes: [StandupChange]) async throws(StoreFailure) -> Void
+        /// Writes the changes, in order, all or none; returns what the
+        /// edits among them found changed elsewhere meanwhile (each merged
+        /// into the stand-up as stored: ``Models/Standup/merge(_:from:into:)``).
+        public var save: @Sendable (_ changes: [StandupChange]) async throws(StoreFailure) -> [EditConflict]
         /// Starts a new store with `standups`, keeping an unreadable one
         /// aside.
         public var startOver: @Sendable (_ standups: [Standup]) async throws(StoreFailure) -> Void
@@ -118,7 +131,7 @@ public enum StandupsProvider: EffectTransducer {
         /// Dependencies from their parts.
         public init(
             load: @escaping @Sendable () async throws(StoreFailure) -> [Standup],
-            save: @escaping @Sendable (_ changes: [StandupChange]) async throws(StoreFailure) -> Void,
+            save: @escaping @Sendable (_ changes: [StandupChange]) async throws(StoreFailure) -> [EditConflict],
             startOver: @escaping @Sendable (_ standups: [Standup]) async throws(StoreFailure) -> Void,
             updates: @escaping @Sendable () -> AsyncStream<[Standup]> = { AsyncStream { $0.finish() } },
             clock: any Clock<Duration> = ContinuousClock()
@@ -185,12 +198,19 @@ public enum StandupsProvider: EffectTransducer {
             // Before loading ends, nothing is applied: a change to what is
             // not known yet could not be shown.
             guard state.phase == .loaded, state.standups.apply(change) else { return nil }
+            if case .delete(let id) = change { state.conflicts[id] = nil }
             state.queued.append(change)
             return writeNext(&state)
         case .wrote:
             state.writing = []
             state.failedWrites = 0
             return writeNext(&state)
+        case .conflicted(let found):
+            for conflict in found { state.conflicts[conflict.standup, default: []] += conflict.conflicts }
+            return nil
+        case .dismissConflicts(let id):
+            state.conflicts[id] = nil
+            return nil
         case .writeFailed(let failure):
             state.failure = failure
             state.failedWrites += 1
@@ -244,12 +264,14 @@ public enum StandupsProvider: EffectTransducer {
         return Effect(
             id: writeID,
             operation: { env, input in
+                let conflicts: [EditConflict]
                 do throws(StoreFailure) {
-                    try await env.save(batch)
+                    conflicts = try await env.save(batch)
                 } catch {
                     await input.send(.writeFailed(error))
                     return
                 }
+                if !conflicts.isEmpty { await input.send(.conflicted(conflicts)) }
                 await input.send(.wrote)
             })
     }

@@ -10,6 +10,7 @@ import Models
 import Oak
 import RecordMeeting
 import StandupDetail
+import StandupForm
 import StandupsProvider
 import StandupsTestSupport
 import Testing
@@ -158,6 +159,67 @@ struct AppFeatureTests {
         await second.end()
     }
 
+    @Test func anEditMeetingAnotherIsMergedTheConflictIsSaidAndTheirsCanBeTakenBack() async throws {
+        let store = MockStandupsStore([.mock])
+        let app = try await started(store)
+        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        try await app.detail(.edit) { Self.form(of: $0) != nil }
+        // Meanwhile, another process changes its title and theme.
+        var theirs = Standup.mock
+        theirs.title = "Theirs"
+        theirs.theme = .navy
+        store.changeElsewhere(.update(theirs))
+        await app.waitFor { $0.data.standups.first?.title == "Theirs" }
+        try await app.detail(.form(.setTitle("Mine"))) { Self.form(of: $0)?.standup.title == "Mine" }
+        try await app.detail(.doneEditing) { Self.form(of: $0) == nil }
+        // Both edits kept (their theme, my title), and the screen says whose
+        // title was replaced.
+        await app.waitFor { $0.isSaved && $0.data.conflicts[Standup.mock.id] == [.title(theirs: "Theirs")] }
+        #expect(store.standups.first?.title == "Mine" && store.standups.first?.theme == .navy)
+        // "Use theirs" puts their title back, and the notice goes.
+        try await app.send(.takeTheirs(Standup.mock.id)) {
+            $0.isSaved && $0.data.conflicts.isEmpty && $0.data.standups.first?.title == "Theirs"
+        }
+        #expect(store.standups.first?.title == "Theirs" && store.standups.first?.theme == .navy)
+        await app.end()
+    }
+
+    @Test func aStandupDeletedElsewhereWhileItsFormIsOpenKeepsWhatWasTyped() async throws {
+        let store = MockStandupsStore([.mock])
+        let app = try await started(store)
+        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        try await app.detail(.edit) { Self.form(of: $0) != nil }
+        try await app.detail(.form(.setTitle("Typed"))) { Self.form(of: $0)?.standup.title == "Typed" }
+        store.changeElsewhere(.delete(Standup.mock.id))
+        // The form stays, and says so.
+        await app.waitFor { state in
+            guard case .detail(let child)? = state.top else { return false }
+            return child.state.isDeletedElsewhere && state.data.standups.isEmpty
+        }
+        #expect(Self.form(of: app.state)?.standup.title == "Typed")
+        // Done adds it back (without its meetings), and says that too.
+        try await app.detail(.doneEditing) { $0.isSaved && $0.data.conflicts[Standup.mock.id] == [.deletedElsewhere] }
+        #expect(store.standups.map(\.title) == ["Typed"])
+        #expect(store.standups.first?.meetings.isEmpty == true)
+        try await app.send(.dismissConflicts(Standup.mock.id)) { $0.data.conflicts.isEmpty }
+        // Deleted elsewhere while its form is open, then let go: the screen
+        // closes.
+        try await app.detail(.edit) { Self.form(of: $0) != nil }
+        store.changeElsewhere(.delete(Standup.mock.id))
+        await app.waitFor { state in
+            guard case .detail(let child)? = state.top else { return false }
+            return child.state.isDeletedElsewhere
+        }
+        try await app.detail(.cancelEdit) { $0.path.isEmpty }
+        await app.end()
+    }
+
+    /// The form open on the stand-up's screen on top, if one is.
+    static func form(of state: AppFeature.State) -> StandupForm.State? {
+        guard case .detail(let child)? = state.top, case .edit(let form) = child.state.destination else { return nil }
+        return form
+    }
+
     @Test func manySessionsChangesAreAllSavedEachSessionsInItsOrder() async throws {
         let store = MockStandupsStore([])
         let env = appEnv(store)
@@ -201,7 +263,7 @@ struct AppFeatureTests {
                 load: gated.load,
                 save: { changes throws(StoreFailure) in
                     for await _ in gate { break }
-                    try await gated.save(changes)
+                    return try await gated.save(changes)
                 },
                 startOver: gated.startOver))
         let app = try await started(store, env: env)

@@ -95,7 +95,10 @@ struct StandupDetailTests {
     // SyncUps: testEdit.
     @Test func editingWorksOnACopyThatDoneSaves() async {
         let steps = steps()
-        await steps.send(.edit) { $0.destination = .edit(StandupForm.State(standup: .mock)) }
+        await steps.send(.edit) {
+            $0.destination = .edit(StandupForm.State(standup: .mock))
+            $0.editedFrom = .mock
+        }
         await steps.send(.form(.setTitle("Blob's Meeting"))) {
             var form = StandupForm.State(standup: .mock)
             form.standup.title = "Blob's Meeting"
@@ -106,21 +109,90 @@ struct StandupDetailTests {
         edited.title = "Blob's Meeting"
         await steps.send(.doneEditing) {
             $0.destination = nil
+            $0.editedFrom = nil
             $0.standup = edited
-            $0.request = .save(.update(edited))
+            $0.request = .save(.edit(edited, from: .mock))
         }
         await steps.tester.finish()
     }
 
+    @Test func anEditMeanwhileElsewhereIsKeptAndDoneSavesTheEditFromWhereItBegan() async {
+        let steps = steps()
+        await steps.send(.edit) {
+            $0.destination = .edit(StandupForm.State(standup: .mock))
+            $0.editedFrom = .mock
+        }
+        var elsewhere = Standup.mock
+        elsewhere.theme = .navy
+        await steps.send(.standupChanged(elsewhere)) { $0.standup = elsewhere }
+        await steps.send(.form(.setTitle("Mine"))) {
+            var form = StandupForm.State(standup: .mock)
+            form.standup.title = "Mine"
+            form.cursor = 4
+            $0.destination = .edit(form)
+        }
+        var mine = Standup.mock
+        mine.title = "Mine"
+        var merged = elsewhere
+        merged.title = "Mine"
+        await steps.send(.doneEditing) {
+            $0.destination = nil
+            $0.editedFrom = nil
+            // Shown merged: the theme chosen elsewhere stays.
+            $0.standup = merged
+            $0.request = .save(.edit(mine, from: .mock))
+        }
+        await steps.tester.finish()
+    }
+
+    @Test func aStandupDeletedWhileItsFormIsOpenKeepsTheFormAndSaysSo() async {
+        let steps = steps()
+        await steps.send(.edit) {
+            $0.destination = .edit(StandupForm.State(standup: .mock))
+            $0.editedFrom = .mock
+        }
+        await steps.send(.standupChanged(nil)) { $0.isDeletedElsewhere = true }
+        // Let go: the screen asks to close.
+        await steps.send(.cancelEdit) {
+            $0.destination = nil
+            $0.editedFrom = nil
+            $0.request = .close
+        }
+        // Or, in another run, Done adds it back (the edit from where it began).
+        let again = self.steps()
+        await again.send(.edit) {
+            $0.destination = .edit(StandupForm.State(standup: .mock))
+            $0.editedFrom = .mock
+        }
+        await again.send(.standupChanged(nil)) { $0.isDeletedElsewhere = true }
+        var kept = Standup.mock
+        kept.meetings = []
+        await again.send(.doneEditing) {
+            $0.destination = nil
+            $0.editedFrom = nil
+            $0.isDeletedElsewhere = false
+            $0.standup = kept
+            $0.request = .save(.edit(.mock, from: .mock))
+        }
+        await steps.tester.finish()
+        await again.tester.finish()
+    }
+
     @Test func cancellingAnEditDropsTheCopy() async {
         let steps = steps()
-        await steps.send(.edit) { $0.destination = .edit(StandupForm.State(standup: .mock)) }
+        await steps.send(.edit) {
+            $0.destination = .edit(StandupForm.State(standup: .mock))
+            $0.editedFrom = .mock
+        }
         await steps.send(.form(.setMinutes(20))) {
             var form = StandupForm.State(standup: .mock)
             form.standup.durationSeconds = 20 * 60
             $0.destination = .edit(form)
         }
-        await steps.send(.cancelEdit) { $0.destination = nil }
+        await steps.send(.cancelEdit) {
+            $0.destination = nil
+            $0.editedFrom = nil
+        }
         await steps.tester.finish()
     }
 

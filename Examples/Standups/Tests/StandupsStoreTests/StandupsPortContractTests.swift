@@ -35,6 +35,7 @@ enum StandupsRule: String, CaseIterable, CustomTestStringConvertible {
     case meetingsComeNewestFirstAndAddingOneTwiceKeepsOne
     case startingOverReplacesEverything
     case changesMadeElsewhereArrive
+    case anEditIsMergedWithWhatChangedElsewhereAndSaysWhatBothChanged
 
     var testDescription: String { rawValue }
 
@@ -54,46 +55,79 @@ enum StandupsRule: String, CaseIterable, CustomTestStringConvertible {
         case .startsEmpty:
             #expect(try await store.load() == [])
         case .aBatchRoundTripsInOrder:
-            try await store.save([.add(a), .add(b), .addMeeting(Self.meeting, to: b.id)])
+            _ = try await store.save([.add(a), .add(b), .addMeeting(Self.meeting, to: b.id)])
             var expected = b
             expected.meetings = [Self.meeting]
             #expect(try await store.load() == [a, expected])
         case .addingAStandupThatIsThereKeepsTheFirst:
             var again = a
             again.title = "Not this one"
-            try await store.save([.add(a)])
-            try await store.save([.add(again), .add(b), .add(again)])
+            _ = try await store.save([.add(a)])
+            _ = try await store.save([.add(again), .add(b), .add(again)])
             #expect(try await store.load() == [a, b])
         case .anUpdateReplacesTheStandupButKeepsItsMeetings:
-            try await store.save([.add(a), .addMeeting(Self.meeting, to: a.id)])
+            _ = try await store.save([.add(a), .addMeeting(Self.meeting, to: a.id)])
             var edited = a
             edited.title = "Platform"
             edited.theme = .navy
             edited.durationSeconds = 120
             edited.attendees = IdentifiedArrayOf(uniqueElements: a.attendees.reversed().dropFirst())
             edited.meetings = []
-            try await store.save([.update(edited), .update(Standup(id: UUID()))])
+            _ = try await store.save([.update(edited), .update(Standup(id: UUID()))])
             edited.meetings = [Self.meeting]
             #expect(try await store.load() == [edited])
         case .deletingAStandupDeletesItsMeetings:
-            try await store.save([.add(a), .addMeeting(Self.meeting, to: a.id), .delete(a.id), .delete(a.id)])
+            _ = try await store.save([.add(a), .addMeeting(Self.meeting, to: a.id), .delete(a.id), .delete(a.id)])
             #expect(try await store.load() == [])
-            try await store.save([.add(a)])
+            _ = try await store.save([.add(a)])
             #expect(try await store.load() == [a])
         case .meetingsComeNewestFirstAndAddingOneTwiceKeepsOne:
-            try await store.save([
+            _ = try await store.save([
                 .add(a), .addMeeting(Self.meeting, to: a.id), .addMeeting(Self.later, to: a.id),
                 .addMeeting(Self.meeting, to: a.id), .addMeeting(Self.later, to: UUID()),
             ])
             #expect(try await store.load().first?.meetings.elements == [Self.later, Self.meeting])
-            try await store.save([.deleteMeeting(Self.later.id, from: a.id)])
+            _ = try await store.save([.deleteMeeting(Self.later.id, from: a.id)])
             #expect(try await store.load().first?.meetings.elements == [Self.meeting])
         case .startingOverReplacesEverything:
-            try await store.save([.add(a)])
+            _ = try await store.save([.add(a)])
             try await store.startOver([b])
             #expect(try await store.load() == [b])
+        case .anEditIsMergedWithWhatChangedElsewhereAndSaysWhatBothChanged:
+            // a: Blob, Blob Jr, Blob Sr… (mock). Elsewhere: the title, the
+            // first attendee renamed, one added. Here, from a: the title
+            // too, the theme, the second attendee renamed, the third removed.
+            _ = try await store.save([.add(a), .addMeeting(Self.meeting, to: a.id)])
+            var theirs = a
+            theirs.title = "Theirs"
+            theirs.attendees[0].name = "Ann"
+            theirs.attendees.append(Attendee(id: UUID(number: 0xA1), name: "Cy"))
+            try await subject.elsewhere([.update(theirs)])
+            var mine = a
+            mine.title = "Mine"
+            mine.theme = .navy
+            mine.attendees[1].name = "Bo"
+            mine.attendees.remove(at: 2)
+            let conflicts = try await store.save([.edit(mine, from: a)])
+            #expect(conflicts == [EditConflict(standup: a.id, conflicts: [.title(theirs: "Theirs")])])
+            var expected = a
+            expected.title = "Mine"
+            expected.theme = .navy
+            expected.attendees = theirs.attendees
+            expected.attendees[1].name = "Bo"
+            expected.attendees.remove(id: a.attendees[2].id)
+            expected.meetings = [Self.meeting]
+            #expect(try await store.load() == [expected])
+            // An edit of a stand-up deleted meanwhile adds it back, and
+            // says so.
+            try await subject.elsewhere([.delete(a.id)])
+            let again = try await store.save([.edit(mine, from: a)])
+            #expect(again == [EditConflict(standup: a.id, conflicts: [.deletedElsewhere])])
+            var readded = mine
+            readded.meetings = []
+            #expect(try await store.load() == [readded])
         case .changesMadeElsewhereArrive:
-            try await store.save([.add(a)])
+            _ = try await store.save([.add(a)])
             var updates = store.updates().makeAsyncIterator()
             try await subject.elsewhere([.add(b)])
             var seen: [Standup]? = nil
@@ -189,9 +223,9 @@ struct PostgresStandupsTests {
     @Test func aBatchIsWrittenAgainAfterItsConnectionsWereKilled() async throws {
         try await PostgresTestServer.withScratchDatabase { location in
             let (database, store) = try await Self.open(location)
-            try await store.save([.add(.mock)])
+            _ = try await store.save([.add(.mock)])
             try await PostgresTestServer.killConnections(to: location)
-            try await store.save([.add(.engineeringMock)])
+            _ = try await store.save([.add(.engineeringMock)])
             #expect(try await store.load() == [.mock, .engineeringMock])
             await database.close()
         }
@@ -205,7 +239,7 @@ struct PostgresStandupsTests {
             try await PostgresTestServer.drop(location)
             let start = ContinuousClock.now
             await #expect {
-                try await store.save([.add(.mock)])
+                _ = try await store.save([.add(.mock)])
             } throws: { error in
                 guard let failure = error as? StoreFailure else { return false }
                 return failure.summary.contains("cannot be reached") && failure.detail.contains("\(location)")

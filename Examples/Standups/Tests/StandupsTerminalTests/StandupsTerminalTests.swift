@@ -140,6 +140,29 @@ struct StandupsTerminalTests {
         #expect(app.store.standups.first?.meetings == Standup.mock.meetings, "a discarded meeting is not saved")
     }
 
+    @Test("an edit that met another one says so on the stand-up's screen; t puts theirs back")
+    func anEditThatMetAnotherSaysSo() async {
+        let app = await App([.mock])
+        await app.press(.enter, .character("e"))
+        await app.until { if case .detail(let child) = $0.top { child.state.destination != nil } else { false } }
+        // Another process renames it while the form is open here.
+        var theirs = Standup.mock
+        theirs.title = "Theirs"
+        app.store.changeElsewhere(.update(theirs))
+        await app.until { $0.data.standups.first?.title == "Theirs" }
+        await app.press(.backspace, .backspace, .backspace, .backspace, .backspace, .backspace)
+        await app.type("Mine")
+        await app.press(.enter)
+        await app.until { $0.data.isSaved && !$0.data.conflicts.isEmpty }
+        #expect(app.text.contains("Edited in two places at once:"))
+        #expect(app.text.contains("Its title was also changed elsewhere, to “Theirs”; yours is kept."))
+        #expect(app.text.contains("t  use theirs   k  ok"))
+        await app.press(.character("t"))
+        await app.until { $0.data.isSaved && $0.data.conflicts.isEmpty && $0.data.standups.first?.title == "Theirs" }
+        #expect(!app.text.contains("Edited in two places"))
+        #expect(app.store.standups.first?.title == "Theirs")
+    }
+
     @Test("text from the user never reaches the terminal with its control characters")
     func hostileTitlesAreDrawnPlain() async {
         var standup = Standup.mock

@@ -149,6 +149,47 @@ struct StandupsWebTests {
         #expect(try await browser.intent("list.add", token: token).status == 204)
     }
 
+    @Test("two browsers edit one stand-up at once: both edits kept, the second told whose title it replaced")
+    func twoBrowsersEditOneStandupAtOnce() async throws {
+        try await Fixture.with(standups: [.mock]) { web in
+            var browsers: [(client: WebClient, token: String, pages: AsyncThrowingStream<String, any Error>)] = []
+            for _ in 0..<2 {
+                let client = WebClient(base: web.host.baseURL)
+                let token = try #require(WebClient.token(in: try await client.get("/").body))
+                let pages = client.events()
+                #expect(try await client.intent("list.open:\(Standup.mock.id)", token: token).status == 204)
+                _ = try await pages.first(where: { $0.contains("id=\"detail\"") }, "the stand-up")
+                #expect(try await client.intent("detail.edit", token: token).status == 204)
+                _ = try await pages.first(where: { $0.contains("id=\"standup-form\"") }, "the form")
+                browsers.append((client, token, pages))
+            }
+            let (first, second) = (browsers[0], browsers[1])
+            #expect(
+                try await first.client.intent("form.done", token: first.token, fields: [("title", "Theirs")])
+                    .status == 204)
+            _ = try await first.pages.first(where: { $0.contains(">Theirs<") }, "the first's edit")
+            #expect(
+                try await second.client.intent(
+                    "form.done", token: second.token, fields: [("title", "Mine"), ("minutes", "20")]
+                ).status == 204)
+            let told = try await second.pages.first(where: { $0.contains("id=\"conflicts\"") }, "the conflict")
+            #expect(told.contains("Its title was also changed elsewhere, to “Theirs”; yours is kept."))
+            #expect(try StandupsStore(directory: web.directory).load().first?.title == "Mine")
+            // "Use theirs": their title back, the second's length kept.
+            #expect(try await second.client.intent("app.takeTheirs", token: second.token).status == 204)
+            _ = try await second.pages.first(
+                where: { !$0.contains("id=\"conflicts\"") && $0.contains(">Theirs<") }, "their title back")
+            _ = try await first.pages.first(where: { $0.contains("20 min") }, "the second's length, in the first")
+            // Once written:
+            for await state in web.env.standups.run.states
+            where state.isSaved && state.standups.first?.title == "Theirs" {
+                break
+            }
+            let saved = try StandupsStore(directory: web.directory).load().first
+            #expect(saved?.title == "Theirs" && saved?.minutes == 20)
+        }
+    }
+
     @Test("two browsers in one meeting: one run, a Next from one reaches the other, the question is shared")
     func twoBrowsersShareOneMeeting() async throws {
         try await Fixture.with { web in try await twoBrowsersShareOneMeeting(web) }
