@@ -3,6 +3,7 @@
 // not followed, and Server-Sent Events read as they arrive.
 
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -187,15 +188,55 @@ public final class EventStreamReader: NSObject, URLSessionDataDelegate, @uncheck
 }
 
 extension AsyncThrowingStream where Element == String {
-    /// The first page pushed that satisfies `condition`.
-    public func first(where condition: (String) -> Bool, _ description: String) async throws -> String {
-        for try await page in self where condition(page) { return page }
-        throw WebTestError.noSuchPage(description)
+    /// The first page pushed that satisfies `condition`, within `limit`: a
+    /// page that never comes fails the test naming `description` (and the
+    /// last page seen), rather than hanging it. Past the limit the stream
+    /// ends (its connection is closed).
+    public func first(
+        where condition: @escaping @Sendable (String) -> Bool, _ description: String,
+        within limit: Duration = .seconds(45)
+    ) async throws -> String {
+        let last = LastPage()
+        return try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask {
+                for try await page in self {
+                    if condition(page) { return page }
+                    last.page.withLock { $0 = page }
+                }
+                throw WebTestError.noSuchPage(description, last: last.page.withLock { $0 })
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let found = try await group.next() ?? nil else {
+                throw WebTestError.noSuchPage(
+                    "\(description) (not within \(limit))", last: last.page.withLock { $0 })
+            }
+            return found
+        }
     }
 }
 
+/// The last page a wait saw, for its failure's message.
+private final class LastPage: Sendable {
+    let page = Mutex<String?>(nil)
+}
+
 /// Why a test could not go on.
-public enum WebTestError: Error {
-    case noSuchPage(String)
+public enum WebTestError: Error, CustomStringConvertible {
+    /// The page awaited never came; `last` is the last page pushed.
+    case noSuchPage(String, last: String?)
+    /// A response had an unexpected status.
     case status(Int, String)
+
+    /// What went wrong, with the last page seen.
+    public var description: String {
+        switch self {
+        case .noSuchPage(let description, let last):
+            "No page showed \(description). The last page pushed was:\n\(last ?? "(none)")"
+        case .status(let status, let detail): "Status \(status): \(detail)"
+        }
+    }
 }

@@ -61,7 +61,7 @@ extension WebClient {
         let first = try await get("/")
         guard first.status == 200 else { throw WebTestError.status(first.status, "GET /") }
         guard Self.shows(FixtureCatalog.latestNumber, first.body), let token = Self.token(in: first.body) else {
-            throw WebTestError.noSuchPage("the latest comic in the first page: \(first.body)")
+            throw WebTestError.noSuchPage("the latest comic in the first page", last: first.body)
         }
         return (token, first.body)
     }

@@ -320,10 +320,10 @@ final class StalledEventStream {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw WebTestError.noSuchPage("no connection to port \(port)") }
+        guard connected == 0 else { throw WebTestError.noSuchPage("no connection to port \(port)", last: nil) }
         let request = Array("GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(cookie)\r\n\r\n".utf8)
         guard send(fd, request, request.count, 0) == request.count else {
-            throw WebTestError.noSuchPage("the request was not sent")
+            throw WebTestError.noSuchPage("the request was not sent", last: nil)
         }
     }
 

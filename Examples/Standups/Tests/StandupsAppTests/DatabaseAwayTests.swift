@@ -1,0 +1,181 @@
+// PostgreSQL stopped under a running `standups serve`, mid-meeting and
+// mid-edit, then started again: the meeting goes on (its time counts on
+// while the database is away), the page says the edit waits, and once the
+// database is back the edit is written by itself (nobody presses "Try
+// again"), the server's feed of other processes' changes resumes, and the
+// meeting is saved once. Against a throw-away cluster of its own (the
+// test stops it; the shared one of the other suites keeps running), made
+// by Scripts/postgres-cluster.sh; skipped without PostgreSQL's programs,
+// saying what to install; on CI it must run.
+
+import Foundation
+import Models
+import PostgresStandups
+import PostgresSupport
+import PostgresTesting
+import TerminalTesting
+import Testing
+import WebTesting
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite(
+    "The database away", .serialized, .timeLimit(.minutes(2)),
+    .enabled(if: Cluster.canRun, Comment(rawValue: Cluster.skipMessage)))
+struct DatabaseAwayTests {
+    @Test func postgresStoppedMidMeetingAndMidEditLosesNothingAndTheMeetingGoesOn() async throws {
+        let cluster = try await Cluster.start()
+        do {
+            try await run(on: cluster)
+        } catch {
+            await cluster.stop()
+            throw error
+        }
+        await cluster.stop()
+    }
+
+    private func run(on cluster: Cluster) async throws {
+        let location = try PostgresLocation(cluster.url)
+        let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
+        let store = try await PostgresStandups.open(database, logger: PostgresTestServer.logger)
+        try await store.save([.add(TwoServersTests.daily), .add(TwoServersTests.retro)])
+        await database.close()
+
+        let standups = try BuiltProgram.url(named: "standups", packagePath: "Examples/Standups")
+        let server = try await ServerProcess.start(
+            standups, arguments: ["serve", "--port", "0", "--no-speech", "--speed", "1", "--database", cluster.url])
+        do {
+            // A meeting runs, and another session edits a stand-up.
+            let host = try await Browser.open(server)
+            try await host.startMeeting(of: TwoServersTests.daily.id)
+            let editor = try await Browser.open(server)
+            try await editor.openStandup(TwoServersTests.retro.id)
+            #expect(try await editor.send("detail.edit") == 204)
+            _ = try await editor.pages.first(where: { $0.contains("id=\"standup-form\"") }, "the form")
+
+            // The database stops. The edit is taken, and the page says it
+            // waits.
+            try await cluster.pause()
+            #expect(try await editor.send("form.done", fields: [("title", "Edited while away")]) == 204)
+            _ = try await editor.pages.first(
+                where: { $0.contains("id=\"save-failure\"") && $0.contains(">Edited while away<") },
+                "the edit shown, waiting")
+            // The meeting goes on: three more seconds tick with the
+            // database away (the meeting's page says the change waits too).
+            let away = try await host.pages.first(
+                where: { $0.contains("id=\"save-failure\"") && TwoServersTests.elapsed(in: $0) != nil },
+                "the meeting, the database away")
+            let elapsedAway = try #require(TwoServersTests.elapsed(in: away))
+            _ = try await host.pages.first(
+                where: {
+                    $0.contains("id=\"save-failure\"") && (TwoServersTests.elapsed(in: $0) ?? 0) >= elapsedAway + 3
+                }, "the meeting going on")
+
+            // The database comes back: the edit is written by itself.
+            try await cluster.resume()
+            _ = try await editor.pages.first(
+                where: { !$0.contains("id=\"save-failure\"") && $0.contains(">Edited while away<") },
+                "the edit saved, nobody pressing anything")
+            // Another process's change is pushed again (the feed listens
+            // again).
+            let other = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
+            let otherStore = try await PostgresStandups.open(other, logger: PostgresTestServer.logger)
+            var renamed = TwoServersTests.daily
+            renamed.title = "Daily, renamed elsewhere"
+            try await otherStore.save([.update(renamed)])
+            #expect(try await editor.send("app.back") == 204)
+            _ = try await editor.pages.first(where: { $0.contains("Daily, renamed elsewhere") }, "the push")
+
+            // The meeting ends and is saved, once.
+            #expect(try await host.send("meeting.end") == 204)
+            _ = try await host.pages.first(where: { $0.contains("meeting.save") }, "the question")
+            #expect(try await host.send("meeting.save") == 204)
+            _ = try await host.pages.first(
+                where: { $0.contains("id=\"detail\"") && $0.components(separatedBy: "data-meeting=").count == 3 },
+                "the stand-up with the meeting saved")
+            #expect(await server.signal(SIGINT, within: .seconds(15)) == 0)
+            let saved = try await otherStore.load()
+            #expect(saved.first { $0.id == TwoServersTests.retro.id }?.title == "Edited while away")
+            #expect(saved.first { $0.id == TwoServersTests.daily.id }?.meetings.count == 2)
+            #expect(try await otherStore.checkpoints().isEmpty)
+            await other.close()
+        } catch {
+            _ = await server.signal(SIGINT, within: .seconds(15))
+            throw error
+        }
+    }
+}
+
+/// A PostgreSQL cluster of a test's own (Scripts/postgres-cluster.sh), which
+/// it may stop and start again.
+struct Cluster {
+    let directory: String
+    let port: Int
+    let scratch: ScratchDirectory
+
+    /// Its database's URL.
+    var url: String { "postgres://oak@127.0.0.1:\(port)/oak" }
+
+    /// Whether PostgreSQL's programs are installed (CI installs them: there
+    /// the test must run).
+    static let canRun =
+        ProcessInfo.processInfo.environment["CI"] == "true"
+        || ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).contains {
+            FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb")
+        }
+    static let skipMessage = "install PostgreSQL's programs (apt-get install postgresql) to run it"
+
+    /// The script, from this file's place in the repository.
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scripts/postgres-cluster.sh")
+
+    /// A new cluster on a free port.
+    static func start() async throws -> Cluster {
+        let scratch = try ScratchDirectory()
+        let directory = "/tmp/oak-pg-away-\(UUID().uuidString.prefix(8))"
+        var failures: [String] = []
+        // A port taken meanwhile by someone else: another one.
+        for _ in 0..<3 {
+            let cluster = Cluster(directory: directory, port: Int.random(in: 40_000..<50_000), scratch: scratch)
+            let started = try await cluster.script("start", cluster.directory, "\(cluster.port)")
+            if started.exited(with: 0) { return cluster }
+            failures.append(started.description)
+        }
+        throw ClusterError(what: "start", finished: failures.joined(separator: "\n"))
+    }
+
+    /// Stops the server; its data stays.
+    func pause() async throws {
+        let paused = try await script("pause", directory)
+        guard paused.exited(with: 0) else { throw ClusterError(what: "pause", finished: paused.description) }
+    }
+
+    /// Starts the paused server again.
+    func resume() async throws {
+        let resumed = try await script("resume", directory, "\(port)")
+        guard resumed.exited(with: 0) else { throw ClusterError(what: "resume", finished: resumed.description) }
+    }
+
+    /// Stops the server and removes it.
+    func stop() async {
+        _ = try? await script("stop", directory)
+        scratch.remove()
+    }
+
+    private func script(_ arguments: String...) async throws -> Finished {
+        return try await Subprocess.run(
+            URL(fileURLWithPath: "/bin/bash"), [Self.script.path] + arguments, scratch: scratch.url,
+            timeout: .seconds(40))
+    }
+}
+
+/// The cluster script failed.
+struct ClusterError: Error, CustomStringConvertible {
+    let what: String
+    let finished: String
+    var description: String { "Scripts/postgres-cluster.sh \(what) failed: \(finished)" }
+}
