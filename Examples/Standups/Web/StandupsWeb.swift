@@ -51,6 +51,39 @@ public struct StandupsWeb: WebApplication {
         await proxy.send(.start)
     }
 
+    /// Loads the stand-ups, then opens the screen `path` names
+    /// (``place(at:)``).
+    public func start(_ proxy: AppFeature.Proxy, at path: String) async {
+        await proxy.send(.start)
+        if let place = Self.place(at: path), place != .list { await proxy.send(.openPlace(place)) }
+    }
+
+    /// The list, a stand-up, and a stand-up's meeting have addresses.
+    public func opens(_ path: String) -> Bool { Self.place(at: path) != nil }
+
+    /// The address of the screen on top.
+    public func path(of state: AppFeature.State) -> String { Self.path(of: state.place) }
+
+    /// `/`, `/standups/ID`, `/standups/ID/meeting`.
+    public static func path(of place: AppFeature.Place) -> String {
+        switch place {
+        case .list: "/"
+        case .standup(let id): "/standups/\(id.uuidString.lowercased())"
+        case .meeting(let id): "/standups/\(id.uuidString.lowercased())/meeting"
+        }
+    }
+
+    /// The place `path` names, if it names one (``path(of:)``).
+    public static func place(at path: String) -> AppFeature.Place? {
+        if path == "/" { return .list }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3 || parts.count == 4, parts[0].isEmpty, parts[1] == "standups",
+            let id = UUID(uuidString: String(parts[2]))
+        else { return nil }
+        if parts.count == 3 { return .standup(id) }
+        return parts[3] == "meeting" ? .meeting(of: id) : nil
+    }
+
     /// The stand-ups are loaded (or loading them failed).
     public func isSettled(_ state: AppFeature.State) -> Bool {
         StandupsWebView.isSettled(state)
@@ -84,7 +117,9 @@ public struct StandupsWeb: WebApplication {
             // A server is gone to; a terminal app's claim is said on the
             // page (the intent is performed here, and the app says where).
             guard let url = URL(string: address), url.scheme == "http" || url.scheme == "https" else { return nil }
-            return address.hasSuffix("/") ? address : address + "/"
+            // Straight into the meeting there.
+            let base = address.hasSuffix("/") ? String(address.dropLast()) : address
+            return base + Self.path(of: .meeting(of: detail.state.standup.id))
         }
     }
 

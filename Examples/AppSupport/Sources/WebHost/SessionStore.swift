@@ -53,6 +53,9 @@ actor SessionStore<App: WebApplication> {
     /// What the sessions' pages show alike, rendered once for all of them.
     nonisolated let renderings = WebRenderCache()
 
+    /// Whether the app opens a page at `path` (``WebApplication/opens(_:)``).
+    nonisolated func opens(_ path: String) -> Bool { app.opens(path) }
+
     init(app: App, limits: SessionLimits, clock: any Clock<Duration>, logger: Logger) {
         self.app = app
         self.limits = limits
@@ -96,7 +99,7 @@ actor SessionStore<App: WebApplication> {
     /// - Throws: ``SessionStoreError/full`` when `maxSessions` confirmed
     ///   sessions live (the new one could never be confirmed), or the
     ///   server is stopping.
-    func makeSession(client: String) async throws(SessionStoreError) -> WebSession<App> {
+    func makeSession(client: String, at path: String = "/") async throws(SessionStoreError) -> WebSession<App> {
         if confirmedCount >= limits.maxSessions { await expireIdle() }
         guard !isClosed, confirmedCount < limits.maxSessions else { throw .full }
         var ending: [WebSession<App>] = []
@@ -115,7 +118,7 @@ actor SessionStore<App: WebApplication> {
             app: app, id: Self.randomToken(), token: Self.randomToken(), renderings: renderings)
         sessions[session.id] = Entry(session: session, lastSeen: now, provisional: (client, now))
         provisionalOrder.append(session.id)
-        await session.start()
+        await session.start(at: path)
         for ended in ending { await ended.stop() }
         return session
     }

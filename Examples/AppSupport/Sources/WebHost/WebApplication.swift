@@ -43,6 +43,23 @@ public protocol WebApplication: Sendable {
     /// Sends the events a new session's run starts with.
     func start(_ proxy: Root.Proxy) async
 
+    /// Sends the events a new session's run starts with when its page was
+    /// opened at `path` (one ``opens(_:)`` accepts): the app opens the
+    /// screen that address names. By default ``start(_:)``, wherever the
+    /// page was opened.
+    func start(_ proxy: Root.Proxy, at path: String) async
+
+    /// Whether a page may be opened at `path` (a new session then starts
+    /// there: ``start(_:at:)``). By default only `/`.
+    func opens(_ path: String) -> Bool
+
+    /// The address of the screen `state` shows (an absolute path such as
+    /// `/standups/42`), which the page's address bar follows: reloaded — or
+    /// reconnected to another process of the app after its server went
+    /// away — the page opens the same screen, with no extra click. By
+    /// default `/`.
+    func path(of state: Root.State) -> String
+
     /// Whether `state` is worth showing as a session's first page: the app
     /// has left the states in which it is still loading what the page
     /// shows. The first response waits for such a state, for at most
@@ -102,6 +119,12 @@ extension WebApplication {
             storage: state, proxy: proxy, env: environment, output: NoCallback<Root.Output>(), systemActor: session)
     }
 
+    /// Starts as a page opened at `/` does.
+    public func start(_ proxy: Root.Proxy, at path: String) async { await start(proxy) }
+    /// Only `/`.
+    public func opens(_ path: String) -> Bool { path == "/" }
+    /// `/`.
+    public func path(of state: Root.State) -> String { "/" }
     /// Every state is settled.
     public func isSettled(_ state: Root.State) -> Bool { true }
     /// The app's name.

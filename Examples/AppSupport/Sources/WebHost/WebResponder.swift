@@ -99,6 +99,10 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
             return Self.page(
                 .forbidden, title: "Refused",
                 text: "Streams open as WebSockets from the session's own page (its cookie and token, this origin).")
+        case _ where readOnly && store.opens(path):
+            // A screen's address (a reloaded page, a link, a page that
+            // reconnects to another process): a new session opens there.
+            return await index(request, client: Self.client(of: context), at: path)
         default:
             guard readOnly else { return Self.notAllowed("GET, HEAD") }
             guard let session = await store.session(id: Self.sessionID(of: request)),
@@ -139,12 +143,14 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         return response
     }
 
-    private func index(_ request: Request, client: String) async -> Response {
+    /// The page of the request's session; or, without one, of a new
+    /// session opened at `path`.
+    private func index(_ request: Request, client: String, at path: String = "/") async -> Response {
         if let session = await store.session(id: Self.sessionID(of: request)) {
             return Self.html(await session.page())
         }
         do {
-            let session = try await store.makeSession(client: client)
+            let session = try await store.makeSession(client: client, at: path)
             var response = Self.html(await session.settledPage(within: limits.firstPaint, clock: store.clock))
             response.headers[.setCookie] =
                 "\(Self.cookieName)=\(session.id); Path=/; HttpOnly; SameSite=Strict"

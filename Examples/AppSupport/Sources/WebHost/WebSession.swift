@@ -74,8 +74,9 @@ actor WebSession<App: WebApplication>: TransducerHost {
         self.storage = WebSessionState(app.initialState())
     }
 
-    /// Starts the run with the app's environment and its first events.
-    func start() async {
+    /// Starts the run with the app's environment and its first events, for
+    /// a page opened at `path`.
+    func start(at path: String = "/") async {
         guard run == nil else { return }
         storage.didChange = { [unowned self] in self.stateDidChange() }
         let app = self.app
@@ -90,7 +91,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
             }
             self.end()
         }
-        await app.start(proxy)
+        await app.start(proxy, at: path)
     }
 
     /// Ends the run (every operation of every feature included) and waits
@@ -172,8 +173,9 @@ actor WebSession<App: WebApplication>: TransducerHost {
     }
 
     /// The content of the current state, for a page that is open, led by
-    /// the page's title for the script to set (`data-page-title`): the
-    /// browser's tab follows the state too. Its forms carry
+    /// the page's title and address for the script to set
+    /// (`data-page-title`, `data-page-path`): the browser's tab and
+    /// address bar follow the state too. Its forms carry
     /// ``WebContext/tokenPlaceholder``, the same for every session: it is
     /// pushed as it is, and the page's script puts its token in a form it
     /// posts.
@@ -182,7 +184,8 @@ actor WebSession<App: WebApplication>: TransducerHost {
         let state = storage.value
         return tracked {
             """
-            <template data-page-title="\(app.title(of: state))"></template>\(app.content(of: state, session: context()))
+            <template data-page-title="\(app.title(of: state))" data-page-path="\(app.path(of: state))"></template>\
+            \(app.content(of: state, session: context()))
             """
         }
     }

@@ -132,7 +132,15 @@ public enum WebPage {
             app.innerHTML = content;
             owned(app);
             const titled = app.querySelector("template[data-page-title]");
-            if (titled) { document.title = titled.dataset.pageTitle; }
+            if (titled) {
+              document.title = titled.dataset.pageTitle;
+              // The address bar follows the screen (a path of this origin
+              // only): a reload opens the same screen.
+              const path = titled.dataset.pagePath;
+              if (path && /^\\/(?!\\/)/.test(path) && path !== window.location.pathname) {
+                window.history.replaceState(null, "", path);
+              }
+            }
             placeMicrophone();
             changed(version);
           };

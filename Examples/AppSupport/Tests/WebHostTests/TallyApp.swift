@@ -117,6 +117,22 @@ struct TallyWeb: WebApplication {
         await proxy.send(.start)
     }
 
+    /// A page opened at `/at/N` notes where it was opened.
+    func start(_ proxy: Tally.Proxy, at path: String) async {
+        await proxy.send(.start)
+        if path != "/" { await proxy.send(.note("opened at \(path)")) }
+    }
+
+    /// `/` and `/at/N`.
+    func opens(_ path: String) -> Bool {
+        path == "/" || (path.hasPrefix("/at/") && Int(path.dropFirst(4)) != nil)
+    }
+
+    /// `/at/N` once it has counted past its first count.
+    func path(of state: Tally.State) -> String {
+        state.count > 41 ? "/at/\(state.count)" : "/"
+    }
+
     func isSettled(_ state: Tally.State) -> Bool { !state.isLoading }
 
     func title(of state: Tally.State) -> String { "Tally · \(state.count)" }

@@ -100,6 +100,23 @@ struct WebHostTests {
         await tally.host.stop()
     }
 
+    @Test func aPageOpenedAtAnAddressTheAppOpensStartsThereAndOthersAreNotFound() async throws {
+        let tally = try await TallyHost.start()
+        let client = tally.client()
+        let page = try await client.get("/at/7")
+        #expect(page.status == 200)
+        #expect(page.header("Set-Cookie")?.hasPrefix("oak_session=") == true)
+        #expect(page.body.contains("opened at /at/7"), "\(page.body)")
+        // With its session, the same address shows the session's page.
+        #expect(try await client.get("/at/9").body.contains("opened at /at/7"))
+        // An address the app does not open is not a page.
+        let other = tally.client()
+        #expect(try await other.get("/at/seven").status == 404)
+        #expect(try await other.get("/at/7/more").status == 404)
+        #expect(other.cookie == nil)
+        await tally.host.stop()
+    }
+
     @Test func theFirstPageShowsTheLoadingStateWhenTheAppTakesLonger() async throws {
         // The wait is on the host's clock: an immediate clock lets it pass.
         let tally = try await TallyHost.start(opened: false, clock: ImmediateClock())
@@ -123,8 +140,11 @@ struct WebHostTests {
         #expect(answer.status == 204)
         let pushed = try #require(try await iterator.next())
         #expect(pushed.contains("data-count=\"42\""), "\(pushed)")
-        // The page's title travels with it, for the script to set.
-        #expect(pushed.hasPrefix("<template data-page-title=\"Tally · 42\"></template>"), "\(pushed)")
+        // The page's title and address travel with it, for the script to
+        // set.
+        #expect(
+            pushed.hasPrefix("<template data-page-title=\"Tally · 42\" data-page-path=\"/at/42\"></template>"),
+            "\(pushed)")
         // A plain form (no script) is redirected to the page.
         let plain = try await client.intent("increment", token: token, fetch: false)
         #expect(plain.status == 303)

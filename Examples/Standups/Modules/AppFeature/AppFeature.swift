@@ -67,6 +67,13 @@ public enum AppFeature: EffectTransducer {
         public var isQuitting: Bool
         /// Whether the app has quit.
         public var hasQuit: Bool
+        /// A place to open once the stand-ups are loaded (a web page opened
+        /// at its address: ``Event/openPlace(_:)``).
+        public var opening: Place?
+        /// Whether the meeting of a place opened is being looked for (a
+        /// page opened at a meeting's address shows it at once when it
+        /// runs).
+        public var isOpeningMeeting: Bool
 
         /// The app before `start`.
         public init() {
@@ -78,6 +85,19 @@ public enum AppFeature: EffectTransducer {
             meetingElsewhere = nil
             isQuitting = false
             hasQuit = false
+            opening = nil
+            isOpeningMeeting = false
+        }
+
+        /// The place the screen on top shows (a web page's address follows
+        /// it).
+        public var place: Place {
+            switch top {
+            case nil: .list
+            case .detail(let child): .standup(child.state.standup.id)
+            case .meeting(let room): .meeting(of: room.state.standup.id)
+            case .pastMeeting(_, let standupID): .standup(standupID)
+            }
         }
 
         /// The app ends when the user quits.
@@ -105,8 +125,23 @@ public enum AppFeature: EffectTransducer {
         }
     }
 
+    /// A screen to open by its name: what a web page's address says.
+    public enum Place: Equatable, Hashable, Sendable {
+        /// The list.
+        case list
+        /// A stand-up's screen.
+        case standup(Standup.ID)
+        /// The meeting in progress of a stand-up, joined when it runs in
+        /// this process (or is resumed by it); else the stand-up's screen
+        /// (opening a place never starts a meeting, nor claims one).
+        case meeting(of: Standup.ID)
+    }
+
     /// What happens to the app.
     public enum Event: Equatable, Sendable {
+        /// Open `place` once the stand-ups are loaded (over the list; a
+        /// stand-up that is not there opens nothing).
+        case openPlace(Place)
         /// Start the provider (load the stand-ups).
         case start
         /// The session is attached to the process's provider.
@@ -125,6 +160,9 @@ public enum AppFeature: EffectTransducer {
         case detail(UUID, StandupDetail.State)
         /// This session joined a meeting's room: show it.
         case joinedMeeting(MeetingRooms.Room)
+        /// The meeting of the place opened does not run here: its
+        /// stand-up's screen stays.
+        case meetingNotHere
         /// The stand-up's meeting runs in the process at this address: say
         /// so, instead of running it here too.
         case meetingElsewhere(Standup.ID, address: String)
@@ -245,8 +283,12 @@ public enum AppFeature: EffectTransducer {
             guard state.provider == nil, !state.hasQuit else { return }
             state.provider = provider
             deliverNext(&state, &effects)
+        case .openPlace(let place):
+            state.opening = place
+            openPending(&state, &effects)
         case .providerChanged:
             followProvider(&state, &effects)
+            openPending(&state, &effects)
             if state.isQuitting, state.isSaved { state.hasQuit = true }
         case .delivered:
             state.isDelivering = false
@@ -294,13 +336,7 @@ public enum AppFeature: EffectTransducer {
                             // (it stopped or died) goes on, rather than a
                             // new one starting.
                             _ = try? await env.meetings.resume(only: standup.id)
-                            let (room, states) = env.meetings.join(standup, isRecording: isRecording)
-                            await input.send(.joinedMeeting(room))
-                            var told: RecordMeeting.Ending?
-                            for await meeting in states where meeting.ending != told {
-                                told = meeting.ending
-                                await input.send(.meeting(room.id, meeting))
-                            }
+                            await follow(env.meetings.join(standup, isRecording: isRecording), input)
                         }))
             case .openMeeting(let meetingID):
                 guard state.top?.id == id else { return }
@@ -313,7 +349,10 @@ public enum AppFeature: EffectTransducer {
         case .meetingElsewhere(let standupID, let address):
             guard case .detail(let detail)? = state.top, detail.state.standup.id == standupID else { return }
             state.meetingElsewhere = address
+        case .meetingNotHere:
+            state.isOpeningMeeting = false
         case .joinedMeeting(let room):
+            state.isOpeningMeeting = false
             let meeting = room.state
             guard case .detail(let detail)? = state.top, detail.state.standup.id == meeting.standup.id,
                 state.meetingRoom == nil
@@ -418,6 +457,48 @@ public enum AppFeature: EffectTransducer {
                     await provider.proxy.send(.apply(change))
                     await input.send(.delivered)
                 }))
+    }
+
+    /// Opens the place asked for, once the stand-ups are loaded.
+    static func openPending(_ state: inout State, _ effects: inout [Self.Effect]) {
+        guard state.data.phase == .loaded, let place = state.opening else { return }
+        state.opening = nil
+        switch place {
+        case .list:
+            return
+        case .standup(let id):
+            transition(&state, .open(id), &effects)
+        case .meeting(let id):
+            transition(&state, .open(id), &effects)
+            guard case .detail? = state.top, let standup = state.data.standups[id: id] else { return }
+            // Joined only when it runs here (or is resumed here): a page
+            // opened at an address starts nothing and claims nothing.
+            state.isOpeningMeeting = true
+            effects.append(
+                Effect(
+                    id: Self.roomID,
+                    operation: { env, input in
+                        _ = try? await env.meetings.resume(only: id)
+                        guard env.meetings.room(of: id) != nil else {
+                            await input.send(.meetingNotHere)
+                            return
+                        }
+                        await follow(env.meetings.join(standup, isRecording: false), input)
+                    }))
+        }
+    }
+
+    /// Shows the room joined, and tells the app each time its meeting's
+    /// ending changes, as long as the meeting's screen shows it.
+    static func follow(
+        _ joined: (room: MeetingRooms.Room, states: RoomStates), _ input: Self.Effect.Input
+    ) async {
+        await input.send(.joinedMeeting(joined.room))
+        var told: RecordMeeting.Ending?
+        for await meeting in joined.states where meeting.ending != told {
+            told = meeting.ending
+            await input.send(.meeting(joined.room.id, meeting))
+        }
     }
 
     /// Removes the screen `id` and every screen above it; nothing when it

@@ -34,7 +34,8 @@ public enum StandupsWebView {
     /// loaded, or loading them failed.
     public static func isSettled(_ state: AppFeature.State) -> Bool {
         switch state.data.phase {
-        case .loaded, .failed: true
+        case .loaded: state.opening == nil && !state.isOpeningMeeting
+        case .failed: true
         case .idle, .loading: false
         }
     }

@@ -60,7 +60,9 @@ struct TwoServersTests {
             try await guest.openStandup(Self.daily.id)
             let sent = try await guest.client.intent("detail.start", token: guest.token)
             #expect(sent.status == 204)
-            #expect(sent.header("X-Oak-Location") == first.baseURL + "/")
+            // Straight into the meeting there (its address).
+            let meetingPath = "/standups/\(Self.daily.id.uuidString.lowercased())/meeting"
+            #expect(sent.header("X-Oak-Location") == first.baseURL + meetingPath)
 
             // Two sessions starting one meeting at once, one per process:
             // one runs it, the other is sent to it.
@@ -72,7 +74,8 @@ struct TwoServersTests {
             async let b = other.client.intent("detail.start", token: other.token)
             let places = [try await a.header("X-Oak-Location"), try await b.header("X-Oak-Location")]
             #expect(places.filter { $0 == nil }.count == 1, "\(places)")
-            #expect(places.contains(first.baseURL + "/") || places.contains(second.baseURL + "/"))
+            #expect(
+                places.contains { $0?.hasSuffix("/standups/\(Self.retro.id.uuidString.lowercased())/meeting") == true })
 
             // The first process is killed in the middle of Daily's meeting.
             await first.kill()
@@ -91,6 +94,13 @@ struct TwoServersTests {
             #expect(try await guest.send("detail.continue") == 204)
             let resumed = try await guest.pages.first(where: { Self.elapsed(in: $0) != nil }, "the resumed meeting")
             #expect(try #require(Self.elapsed(in: resumed)) >= elapsedBefore, "\(resumed)")
+            // A page of the killed process reloads at its address on a
+            // live one (behind a load balancer: the same address): it
+            // lands in the running meeting, with no click.
+            let reloaded = try await WebClient(base: second.baseURL).get(meetingPath)
+            #expect(reloaded.status == 200)
+            #expect(reloaded.body.contains("id=\"meeting\""), "\(reloaded.body)")
+            #expect((Self.elapsed(in: reloaded.body) ?? 0) >= elapsedBefore)
             // Ended there and saved, once.
             #expect(try await guest.send("meeting.end") == 204)
             _ = try await guest.pages.first(where: { $0.contains("meeting.save") }, "the question before ending")

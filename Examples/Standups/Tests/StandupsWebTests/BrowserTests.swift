@@ -49,6 +49,15 @@ struct BrowserTests {
                 try await browser.waitUntil("document.getElementById('question') !== null")
                 try await browser.click(WebDriver.intentButton("detail.continue"))
                 try await browser.waitUntil("document.getElementById('meeting') !== null")
+                // The address bar follows the screen; that address, opened
+                // in another browser, lands in the meeting.
+                try await browser.waitUntil("/^\\/standups\\/[0-9a-f-]{36}\\/meeting$/.test(window.location.pathname)")
+                let address = try #require(try await browser.run("return window.location.href;") as? String)
+                let other = try await WebDriver.start(width: 400, height: 800)
+                try await Self.quitting([other]) {
+                    try await other.open(address)
+                    try await other.waitUntil("document.getElementById('meeting') !== null")
+                }
                 // Next held down while the second's tick is pushed: the tick
                 // replaces only the clock's parts, the button under the
                 // pointer stays, and the click reaches Next.

@@ -149,6 +149,40 @@ struct StandupsWebTests {
         #expect(try await browser.intent("list.add", token: token).status == 204)
     }
 
+    @Test("a page opened at a screen's address opens that screen; a meeting's address joins it only when it runs")
+    func aPageOpensAtItsAddress() async throws {
+        try await Fixture.with(standups: [.mock, .engineeringMock]) { web in
+            let standupPath = "/standups/\(Standup.mock.id.uuidString.lowercased())"
+            // A stand-up's address: its screen, and the pushes keep the
+            // address.
+            let reader = WebClient(base: web.host.baseURL)
+            let opened = try await reader.get(standupPath)
+            #expect(opened.status == 200)
+            #expect(opened.body.contains("id=\"detail\"") && opened.body.contains("Design"), "\(opened.body)")
+            let pushed = try await reader.events().first(where: { _ in true }, "the first push")
+            #expect(pushed.contains("data-page-path=\"\(standupPath)\""))
+            // A meeting's address while no meeting runs: the stand-up's
+            // screen; nothing is started by opening an address.
+            let early = try await WebClient(base: web.host.baseURL).get(standupPath + "/meeting")
+            #expect(early.body.contains("id=\"detail\"") && !early.body.contains("id=\"meeting\""))
+            #expect(web.env.meetings.count == 0)
+            // Once it runs, the same address joins it.
+            let host = WebClient(base: web.host.baseURL)
+            let token = try #require(WebClient.token(in: try await host.get("/").body))
+            let pages = host.events()
+            try await Self.startMeeting(of: Standup.mock.id.uuidString, client: host, token: token, pages: pages)
+            let joined = try await WebClient(base: web.host.baseURL).get(standupPath + "/meeting")
+            #expect(joined.body.contains("id=\"meeting\""), "\(joined.body)")
+            #expect(web.env.meetings.count == 1)
+            // Addresses of nothing: a stand-up that is not there opens the
+            // list; anything else is not found.
+            let gone = try await WebClient(base: web.host.baseURL).get("/standups/\(UUID().uuidString)")
+            #expect(gone.status == 200 && gone.body.contains("id=\"standups\""))
+            #expect(try await WebClient(base: web.host.baseURL).get("/standups/nope").status == 404)
+            #expect(try await WebClient(base: web.host.baseURL).get(standupPath + "/elsewhere").status == 404)
+        }
+    }
+
     @Test("two browsers edit one stand-up at once: both edits kept, the second told whose title it replaced")
     func twoBrowsersEditOneStandupAtOnce() async throws {
         try await Fixture.with(standups: [.mock]) { web in
