@@ -310,6 +310,9 @@ public enum AppFeature: EffectTransducer {
             // (`request`); the screen's state itself is read from its
             // handle, not kept here.
             guard state.path.contains(where: { $0.id == id }) else { return }
+            // Starting again (or anything else asked on the screen): where
+            // the last meeting ran is old news; the next start says anew.
+            if detail.isCheckingSpeech || detail.destination != nil { state.meetingElsewhere = nil }
             switch detail.request {
             case .save(let change):
                 save(change, &state, &effects)
