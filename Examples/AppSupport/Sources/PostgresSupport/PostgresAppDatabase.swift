@@ -118,9 +118,13 @@ public final class PostgresAppDatabase: Sendable {
 
     /// Runs `body` with the pool, again after a lost connection or a
     /// server that does not answer (after 50 ms, doubling up to 1 s), until
-    /// `deadline` has passed since the first try. Run only what may be run
-    /// twice: a connection lost while the server committed is told like one
-    /// lost before.
+    /// `deadline` has passed since the first try. A try that has no answer
+    /// within half the deadline (at least a second) is given up and tried
+    /// again: a statement sent on a connection the server has just killed
+    /// can wait in the pool for as long as it is let, while a new
+    /// connection answers at once. Run only what may be run twice: a
+    /// connection lost while the server committed is told like one lost
+    /// before.
     ///
     /// - Throws: ``PostgresAppDatabaseError/unreachable(_:reason:)`` when
     ///   the server did not answer within `deadline` (it is down, the
@@ -137,11 +141,14 @@ public final class PostgresAppDatabase: Sendable {
             let remaining = deadline - (ContinuousClock.now - start)
             guard remaining > .zero, !Task.isCancelled else { throw .unreachable(location, reason: reason) }
             do {
-                return try await Self.within(remaining) { try await body(client) }
+                let attempt = min(remaining, max(deadline / 2, .seconds(1)))
+                return try await Self.within(attempt) { try await body(client) }
             } catch {
                 if Self.isRefusal(error) { throw .failed(Self.reason(error)) }
                 if case .timedOut = error as? PostgresAppDatabaseError {
-                    throw .unreachable(location, reason: "no answer within \(deadline)")
+                    reason = "no answer within \(deadline)"
+                    logger.debug("A statement had no answer; trying again.")
+                    continue
                 }
                 reason = Self.reason(error)
                 logger.debug("A statement failed; trying again.", metadata: ["error": "\(reason)"])

@@ -163,6 +163,24 @@ struct PostgresAppDatabaseTests {
         }
     }
 
+    @Test func aTryWithNoAnswerIsGivenUpAndTriedAgainWithinTheDeadline() async throws {
+        let database = try await TestServer.open()
+        let tries = Atomic(0)
+        let start = ContinuousClock.now
+        // The first try never answers (a statement sent on a connection the
+        // server has just killed); the second does.
+        let answer = try await database.perform(within: .seconds(4)) { client in
+            if tries.add(1, ordering: .relaxed).newValue == 1 {
+                try await Task.sleep(for: .seconds(60))
+            }
+            return try await Self.one(client)
+        }
+        #expect(answer == 1)
+        #expect(tries.load(ordering: .relaxed) == 2)
+        #expect(ContinuousClock.now - start < .seconds(4))
+        await database.close()
+    }
+
     @Test func aDatabaseThatIsGoneIsATypedErrorWithinTheDeadline() async throws {
         try await PostgresTestServer.withScratchDatabase { location in
             let database = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
