@@ -70,6 +70,9 @@ public enum AppFeature: EffectTransducer {
         /// A place to open once the stand-ups are loaded (a web page opened
         /// at its address: ``Event/openPlace(_:)``).
         public var opening: Place?
+        /// The stand-ups whose meetings run in this process now: their
+        /// screens say so and offer to join.
+        public var meetingsRunning: Set<Standup.ID>
         /// Whether the meeting of a place opened is being looked for (a
         /// page opened at a meeting's address shows it at once when it
         /// runs).
@@ -87,6 +90,7 @@ public enum AppFeature: EffectTransducer {
             hasQuit = false
             opening = nil
             isOpeningMeeting = false
+            meetingsRunning = []
         }
 
         /// The place the screen on top shows (a web page's address follows
@@ -163,6 +167,8 @@ public enum AppFeature: EffectTransducer {
         /// The meeting of the place opened does not run here: its
         /// stand-up's screen stays.
         case meetingNotHere
+        /// The stand-ups whose meetings run in this process now.
+        case meetingsRunning(Set<Standup.ID>)
         /// The stand-up's meeting runs in the process at this address: say
         /// so, instead of running it here too.
         case meetingElsewhere(Standup.ID, address: String)
@@ -279,6 +285,14 @@ public enum AppFeature: EffectTransducer {
                         await input.send(.attached(provider))
                         for await _ in provider.states { await input.send(.providerChanged) }
                     }))
+            // And the meetings that run here (a stand-up's screen offers to
+            // join its meeting in progress).
+            effects.append(
+                Effect(
+                    id: Self.runningID,
+                    operation: { env, input in
+                        for await running in env.meetings.running() { await input.send(.meetingsRunning(running)) }
+                    }))
         case .attached(let provider):
             guard state.provider == nil, !state.hasQuit else { return }
             state.provider = provider
@@ -354,6 +368,8 @@ public enum AppFeature: EffectTransducer {
             state.meetingElsewhere = address
         case .meetingNotHere:
             state.isOpeningMeeting = false
+        case .meetingsRunning(let running):
+            state.meetingsRunning = running
         case .joinedMeeting(let room):
             state.isOpeningMeeting = false
             let meeting = room.state
@@ -435,6 +451,8 @@ public enum AppFeature: EffectTransducer {
 
     /// The operation that attaches to the provider and follows it.
     static let providerID: EffectID = "provider"
+    /// The operation that follows the meetings running here.
+    static let runningID: EffectID = "meetings-running"
     /// The operation that hands the outbox's first change to the provider.
     static let deliveryID: EffectID = "delivery"
 

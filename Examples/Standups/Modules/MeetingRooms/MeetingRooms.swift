@@ -71,6 +71,8 @@ public final class MeetingRooms: Sendable {
     private let homes: MeetingHomes
     private let isSaved: @Sendable (_ standup: Standup.ID, _ meeting: UUID) async -> Bool
     private let rooms = Mutex<[Standup.ID: Occupied]>([:])
+    /// The followers of ``running()``.
+    private let followers = Mutex<[UUID: AsyncStream<Set<Standup.ID>>.Continuation]>([:])
 
     /// The format of the rooms' checkpoints.
     public static let checkpointFormat = CheckpointFormat<MeetingCheckpoint>(version: 1)
@@ -117,6 +119,30 @@ public final class MeetingRooms: Sendable {
     /// How many meetings run now.
     public var count: Int { rooms.withLock { $0.count } }
 
+    /// The stand-ups whose meetings run here: now, then after each meeting
+    /// that starts or ends (a follower that is slow gets the latest). A
+    /// stand-up's screen says "in progress" and offers to join.
+    public func running() -> AsyncStream<Set<Standup.ID>> {
+        let (stream, continuation) = AsyncStream<Set<Standup.ID>>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        followers.withLock { followers in
+            followers[id] = continuation
+            continuation.yield(rooms.withLock { Set($0.keys) })
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.followers.withLock { $0.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Tells the followers of ``running()`` which meetings run now.
+    private func publish() {
+        followers.withLock { followers in
+            let running = rooms.withLock { Set($0.keys) }
+            for follower in followers.values { follower.yield(running) }
+        }
+    }
+
     /// How many follow the meeting of `standupID` now (0 when it does not
     /// run): the viewers whose states have not been dropped.
     public func viewers(of standupID: Standup.ID) -> Int {
@@ -143,7 +169,10 @@ public final class MeetingRooms: Sendable {
             return (room, true)
         }
         let viewer = Viewer { [weak self] in self?.leave(standup.id, room: room.id) }
-        if isNew { start(room, of: standup.id, with: .start) }
+        if isNew {
+            publish()
+            start(room, of: standup.id, with: .start)
+        }
         return (room, RoomStates(states: room.meeting.states, viewer: viewer))
     }
 
@@ -202,6 +231,7 @@ public final class MeetingRooms: Sendable {
                 return true
             }
             guard isNew else { continue }
+            publish()
             start(room, of: kept.standup, with: .restored(secondsAway: 0))
             resumed.append(room)
         }
@@ -270,10 +300,12 @@ public final class MeetingRooms: Sendable {
     }
 
     private func close(_ room: UUID, of standupID: Standup.ID) {
-        rooms.withLock { rooms in
-            guard rooms[standupID]?.room.id == room else { return }
+        let closed = rooms.withLock { rooms in
+            guard rooms[standupID]?.room.id == room else { return false }
             rooms[standupID] = nil
+            return true
         }
+        if closed { publish() }
     }
 
     private func leave(_ standupID: Standup.ID, room: UUID) {

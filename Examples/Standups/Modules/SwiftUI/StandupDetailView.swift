@@ -22,17 +22,21 @@ public struct StandupDetailView: View {
     public let conflicts: [StandupConflict]
     /// The app's intents ("Use theirs", OK), while the screen is on top.
     public let app: Intents<AppFeature, AppFeature.Scope>?
+    /// Whether the stand-up's meeting runs now (Start joins it).
+    public let isMeetingRunning: Bool
 
     /// A view of `detail`, acting through `intents`; `conflicts` said, and
     /// answered through `app`.
     public init(
         _ detail: StandupDetail.State, intents: Intents<StandupDetail, StandupDetail.Scope>?,
-        conflicts: [StandupConflict] = [], app: Intents<AppFeature, AppFeature.Scope>? = nil
+        conflicts: [StandupConflict] = [], app: Intents<AppFeature, AppFeature.Scope>? = nil,
+        isMeetingRunning: Bool = false
     ) {
         self.detail = detail
         self.intents = intents
         self.conflicts = conflicts
         self.app = app
+        self.isMeetingRunning = isMeetingRunning
     }
 
     /// The stand-up, its sheet and its questions.
@@ -95,7 +99,9 @@ public struct StandupDetailView: View {
                 Button {
                     intents?(.startMeeting)()
                 } label: {
-                    Label(detail.isCheckingSpeech ? "Starting…" : "Start meeting", systemImage: "timer")
+                    Label(
+                        detail.isCheckingSpeech ? "Starting…" : isMeetingRunning ? "Join meeting" : "Start meeting",
+                        systemImage: "timer")
                 }
                 .disabled(detail.isCheckingSpeech)
                 HStack {

@@ -87,7 +87,8 @@ struct StandupsScreenView: View {
         case .detail(let child)?:
             StandupDetailView(
                 child.state, intents: isTop ? intents.detail : nil,
-                conflicts: state.data.conflicts[child.state.standup.id] ?? [], app: isTop ? intents.app : nil)
+                conflicts: state.data.conflicts[child.state.standup.id] ?? [], app: isTop ? intents.app : nil,
+                isMeetingRunning: state.meetingsRunning.contains(child.state.standup.id))
         case .meeting(let room)?:
             MeetingView(room.state, intents: isTop ? intents.meeting : nil)
         case .pastMeeting(let meetingID, let standupID)?:

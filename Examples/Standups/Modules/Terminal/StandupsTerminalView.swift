@@ -78,7 +78,9 @@ public enum StandupsTerminalView {
                 canvas.skip()
             }
             if let intents = intents.detail {
-                (bindings, textField) = renderDetail(detail, intents: intents, newID: newID, on: &canvas)
+                (bindings, textField) = renderDetail(
+                    detail, isMeetingRunning: state.meetingsRunning.contains(detail.standup.id), intents: intents,
+                    newID: newID, on: &canvas)
             }
             if !conflicts.isEmpty {
                 let id = detail.standup.id
@@ -284,7 +286,8 @@ public enum StandupsTerminalView {
     // MARK: A stand-up
 
     static func renderDetail(
-        _ detail: StandupDetail.State, intents: Intents<StandupDetail, StandupDetail.Scope>,
+        _ detail: StandupDetail.State, isMeetingRunning: Bool = false,
+        intents: Intents<StandupDetail, StandupDetail.Scope>,
         newID: @escaping () -> UUID, on canvas: inout Canvas
     ) -> ([KeyBinding], TextFieldInput?) {
         if case .edit(let form) = detail.destination {
@@ -297,7 +300,11 @@ public enum StandupsTerminalView {
         let standup = detail.standup
         for line in TerminalComponents.card(standup, isSelected: false, width: canvas.width) { canvas.add(line) }
         canvas.skip()
-        canvas.add(detail.isCheckingSpeech ? "  Starting the meeting…" : "  s  Start meeting", .bold)
+        canvas.add(
+            detail.isCheckingSpeech
+                ? "  Starting the meeting…"
+                : isMeetingRunning ? "  s  Join the meeting in progress" : "  s  Start meeting",
+            .bold)
         canvas.skip()
         canvas.add("  Attendees", .bold)
         let names = standup.attendees.map { $0.name.isEmpty ? "(no name)" : $0.name }.joined(separator: ", ")
@@ -319,7 +326,8 @@ public enum StandupsTerminalView {
         }
 
         var bindings = [
-            KeyBinding([.character("s")], "start meeting", intent: intents(.startMeeting)),
+            KeyBinding(
+                [.character("s")], isMeetingRunning ? "join meeting" : "start meeting", intent: intents(.startMeeting)),
             KeyBinding([.character("e")], "edit", intent: intents(.edit)),
             KeyBinding([.character("d")], "delete", intent: intents(.delete)),
         ]

@@ -59,7 +59,9 @@ public enum StandupsWebView {
                 screen = list(state, app: app, newID: newID, context: context)
             }
         case .detail(let child):
-            let detail = self.detail(child.state, intents: intents.detail, newID: newID, context: context)
+            let detail = self.detail(
+                child.state, isMeetingRunning: state.meetingsRunning.contains(child.state.standup.id),
+                intents: intents.detail, newID: newID, context: context)
             let standup = child.state.standup
             let notices = HTML.join(
                 [
@@ -247,7 +249,8 @@ public enum StandupsWebView {
     }
 
     static func detail(
-        _ detail: StandupDetail.State, intents: Intents<StandupDetail, StandupDetail.Scope>?,
+        _ detail: StandupDetail.State, isMeetingRunning: Bool = false,
+        intents: Intents<StandupDetail, StandupDetail.Scope>?,
         newID: @escaping () -> UUID, context: WebContext
     ) -> HTML {
         guard let intents else { return "" }
@@ -277,9 +280,10 @@ public enum StandupsWebView {
         return """
             <section class="detail" id="detail" data-standup="\(standup.id.uuidString)">
             <h2 class="card theme-\(standup.theme.rawValue)">\(name(standup))</h2>
+            \(isMeetingRunning ? "<p class=\"notice\" id=\"meeting-in-progress\">A meeting is in progress.</p>" : HTML.empty)\
             \(context.button(
-                detail.isCheckingSpeech ? "Starting…" : "Start meeting", key: startKey, intent: intents(.startMeeting),
-                isPrimary: true))
+                detail.isCheckingSpeech ? "Starting…" : isMeetingRunning ? "Join meeting" : "Start meeting", key: startKey,
+                intent: intents(.startMeeting), isPrimary: true))
             <p>\(standup.minutes) min · \(standup.theme.name)</p>
             <h3>Attendees</h3><ul class="attendees" id="attendees">\(HTML.join(names))</ul>
             <h3>Past meetings</h3>\

@@ -159,6 +159,21 @@ struct AppFeatureTests {
         await second.end()
     }
 
+    @Test func everySessionKnowsWhichMeetingsRunSoAStandupsScreenOffersToJoin() async throws {
+        let store = MockStandupsStore([threeInSix])
+        let env = appEnv(store, speech: .mock(staysOpen: true, log: SpeechLog()))
+        let first = try await started(store, env: env)
+        let other = try await started(store, env: env)
+        try await first.send(.open(threeInSix.id)) { $0.path.count == 1 }
+        try await first.detail(.startMeeting) { $0.meeting != nil }
+        await other.waitFor { $0.meetingsRunning == [threeInSix.id] }
+        try await first.send(.back) { $0.meeting?.question == .endMeeting(isDiscardable: true) }
+        try await first.meeting(.confirmDiscard) { $0.path.count == 1 }
+        await other.waitFor { $0.meetingsRunning.isEmpty }
+        await first.end()
+        await other.end()
+    }
+
     @Test func anEditMeetingAnotherIsMergedTheConflictIsSaidAndTheirsCanBeTakenBack() async throws {
         let store = MockStandupsStore([.mock])
         let app = try await started(store)

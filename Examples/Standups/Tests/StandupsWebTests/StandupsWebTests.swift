@@ -171,6 +171,9 @@ struct StandupsWebTests {
             let token = try #require(WebClient.token(in: try await host.get("/").body))
             let pages = host.events()
             try await Self.startMeeting(of: Standup.mock.id.uuidString, client: host, token: token, pages: pages)
+            // Its stand-up's screen says so, and Start joins it.
+            let inProgress = try await WebClient(base: web.host.baseURL).get(standupPath)
+            #expect(inProgress.body.contains("id=\"meeting-in-progress\"") && inProgress.body.contains("Join meeting"))
             let joined = try await WebClient(base: web.host.baseURL).get(standupPath + "/meeting")
             #expect(joined.body.contains("id=\"meeting\""), "\(joined.body)")
             #expect(web.env.meetings.count == 1)
