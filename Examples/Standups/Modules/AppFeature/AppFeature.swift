@@ -491,7 +491,7 @@ public enum AppFeature: EffectTransducer {
             transition(&state, .open(id), &effects)
         case .meeting(let id):
             transition(&state, .open(id), &effects)
-            guard case .detail? = state.top, let standup = state.data.standups[id: id] else { return }
+            guard case .detail? = state.top else { return }
             // Joined only when it runs here (or is resumed here): a page
             // opened at an address starts nothing and claims nothing.
             state.isOpeningMeeting = true
@@ -500,11 +500,11 @@ public enum AppFeature: EffectTransducer {
                     id: Self.roomID,
                     operation: { env, input in
                         _ = try? await env.meetings.resume(only: id)
-                        guard env.meetings.room(of: id) != nil else {
+                        guard let joined = env.meetings.joinRunning(id) else {
                             await input.send(.meetingNotHere)
                             return
                         }
-                        await follow(env.meetings.join(standup, isRecording: false), input)
+                        await follow(joined, input)
                     }))
         }
     }

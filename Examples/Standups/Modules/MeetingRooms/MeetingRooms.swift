@@ -176,6 +176,21 @@ public final class MeetingRooms: Sendable {
         return (room, RoomStates(states: room.meeting.states, viewer: viewer))
     }
 
+    /// Joins the meeting of `standupID` if it runs here (never starts one):
+    /// its room and its states from now, as ``join(_:isRecording:)``
+    /// gives; `nil` when it does not run here.
+    public func joinRunning(_ standupID: Standup.ID) -> (room: Room, states: RoomStates)? {
+        let room = rooms.withLock { rooms -> Room? in
+            guard var occupied = rooms[standupID] else { return nil }
+            occupied.viewers += 1
+            rooms[standupID] = occupied
+            return occupied.room
+        }
+        guard let room else { return nil }
+        let viewer = Viewer { [weak self] in self?.leave(standupID, room: room.id) }
+        return (room, RoomStates(states: room.meeting.states, viewer: viewer))
+    }
+
     /// Resumes the meetings that were in progress when the last process
     /// stopped, from their checkpoints (``MeetingCheckpoints/all``): each
     /// in a room of its own, which viewers then join; a meeting whose time

@@ -72,6 +72,24 @@ struct MeetingRoomsTests {
         return state
     }
 
+    @Test func joiningOnlyWhenRunningNeverStartsAMeetingAndRunningIsTold() async {
+        let rooms = Self.rooms(clock: WatchedClock(), saved: Saved())
+        var running = rooms.running().makeAsyncIterator()
+        #expect(await running.next() == [])
+        #expect(rooms.joinRunning(Self.standup.id) == nil)
+        #expect(rooms.count == 0)
+        let (room, states) = rooms.join(Self.standup, isRecording: false)
+        #expect(await running.next() == [Self.standup.id])
+        let joined = rooms.joinRunning(Self.standup.id)
+        #expect(joined?.room == room && rooms.viewers(of: Self.standup.id) == 2)
+        await room.proxy.send(.endMeeting)
+        await room.proxy.send(.confirmDiscard)
+        var viewer = states.makeAsyncIterator()
+        while let state = await viewer.next() { _ = state }
+        #expect(await running.next() == [])
+        _ = joined
+    }
+
     @Test func viewersShareOneRunAndALateJoinerSeesTheStateNow() async {
         let clock = WatchedClock()
         let saved = Saved()
