@@ -276,6 +276,7 @@ let package = Package(
                 .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "WebTesting", package: "AppSupport"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "TerminalTesting", package: "AppSupport"),
             ],
             path: "Tests/StandupsWebTests"),
         .testTarget(

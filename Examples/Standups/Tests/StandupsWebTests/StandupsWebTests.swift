@@ -35,9 +35,9 @@ struct StandupsWebTests {
         /// on `clock`, swept by the test.
         static func start(
             microphones: RemoteMicrophones? = nil, counting: Bool = false, standups: [Standup] = [],
-            clock: any Clock<Duration> = ContinuousClock()
+            clock: any Clock<Duration> = ContinuousClock(), in parent: URL? = nil
         ) async throws -> Fixture {
-            let directory = FileManager.default.temporaryDirectory
+            let directory = (parent ?? FileManager.default.temporaryDirectory)
                 .appendingPathComponent("oak-standups-web-\(UUID().uuidString)")
             let store = StandupsStore(directory: directory)
             if !standups.isEmpty { try store.save(standups.map { .add($0) }) }
@@ -70,9 +70,11 @@ struct StandupsWebTests {
         /// it throws.
         static func with(
             microphones: RemoteMicrophones? = nil, counting: Bool = false, standups: [Standup] = [],
-            clock: any Clock<Duration> = ContinuousClock(), _ body: (Fixture) async throws -> Void
+            clock: any Clock<Duration> = ContinuousClock(), in parent: URL? = nil,
+            _ body: (Fixture) async throws -> Void
         ) async throws {
-            let web = try await start(microphones: microphones, counting: counting, standups: standups, clock: clock)
+            let web = try await start(
+                microphones: microphones, counting: counting, standups: standups, clock: clock, in: parent)
             do {
                 try await body(web)
             } catch {
