@@ -53,11 +53,20 @@ public struct StateGraph<T: BaseTransducer, Node: Hashable & CustomStringConvert
     /// The shortest list of sample events that reaches each node from the
     /// initial state (events sent back by effects follow by themselves).
     public private(set) var paths: [Node: [T.Event]] = [:]
+    /// The shortest list of sample events that takes each transition: the
+    /// path to its node before, then the event (for a transition an
+    /// effect's answer takes, the event that started the effect).
+    /// ``verifyTransitions(isolation:fileID:filePath:line:column:)``
+    /// replays them as tests.
+    public private(set) var transitionPaths: [Edge: [T.Event]] = [:]
     /// Whether the exploration stopped at `maxStates` or `maxDepth` before it
     /// had tried every event in every state found.
     public private(set) var isTruncated = false
+    /// Why the exploration stopped early, when it did (``isTruncated``).
+    public private(set) var truncation: String?
 
     let replay: ([T.Event], Node, CallSite, isolated (any Actor)?) async -> Void
+    let replayEdge: ([T.Event], Edge, CallSite, isolated (any Actor)?) async -> Bool
 
     /// The non-terminal nodes with no transition to another node: once
     /// there, a run never leaves.
@@ -128,6 +137,42 @@ public struct StateGraph<T: BaseTransducer, Node: Hashable & CustomStringConvert
         }
     }
 
+    /// Replays the shortest path to every transition as a test: runs the
+    /// transducer from the initial state, sends the path's events (letting
+    /// effects answer and the clock run), and checks that its last event
+    /// took the transition. A failure prints the path. Returns the
+    /// coverage: the transitions the replays took, of those found.
+    @discardableResult
+    public func verifyTransitions(
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async -> TransitionCoverage {
+        let site = CallSite(fileID, filePath, line, column)
+        var covered = 0
+        for edge in edges {
+            guard let path = transitionPaths[edge] else { continue }
+            if await replayEdge(path, edge, site, isolation) { covered += 1 }
+        }
+        return TransitionCoverage(
+            transducer: "\(T.self)", covered: covered, found: edges.count, isComplete: !isTruncated)
+    }
+
+    /// Fails the test, saying why and what to do, when the exploration
+    /// stopped at its bound (``isTruncated``): a state space that grows
+    /// without end (a counter, a list that grows) is not explored for ever,
+    /// and its coverage is not claimed.
+    public func requireComplete(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        guard isTruncated else { return }
+        CallSite(fileID, filePath, line, column).fail(
+            "Exploring \(T.self) stopped early: \(truncation ?? "it reached its bound"). Its states may grow "
+                + "without end: group them into fewer nodes with `node:`, filter the sample events with "
+                + "`allowing:`, or raise `maxStates`/`maxDepth`.")
+    }
+
     private static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: ":", with: "#58;")
             .replacingOccurrences(of: "\n", with: " ")
@@ -147,7 +192,10 @@ extension StateGraph where T: EffectTransducer {
     ///     it is run until no sleep is left, so delayed answers arrive.
     ///   - node: Groups states into the nodes of the graph.
     ///   - eventName: Names events on the edges.
-    ///   - maxStates: Stop after this many nodes.
+    ///   - allowing: Which sample events are tried in a state (all, by
+    ///     default): leave out those a test does not mean to cover there.
+    ///   - maxStates: Stop after this many nodes (``isTruncated``; see
+    ///     ``requireComplete(fileID:filePath:line:column:)``).
     ///   - maxDepth: Do not look further than this many events from the
     ///     initial state.
     ///   - isolation: Where the exploring runs run: the caller's isolation.
@@ -159,6 +207,7 @@ extension StateGraph where T: EffectTransducer {
         clock: TestClock<Duration>? = nil,
         node: @escaping (T.State) -> Node,
         eventName: @escaping (T.Event) -> String = { "\($0)" },
+        allowing: @escaping (T.State, T.Event) -> Bool = { _, _ in true },
         maxStates: Int = 100,
         maxDepth: Int = 20,
         isolation: isolated (any Actor)? = #isolation
@@ -175,18 +224,27 @@ extension StateGraph where T: EffectTransducer {
                 await replayProbe.verify(
                     path: path, reaches: target, node: replayNode, eventName: replayName, site: site,
                     isolation: isolation)
+            },
+            replayEdge: { path, edge, site, isolation in
+                await replayProbe.verify(
+                    path: path, takes: edge, node: replayNode, eventName: replayName, site: site,
+                    isolation: isolation)
             })
         await graph.search(
-            from: initialState, events: events, probe: probe, node: node, eventName: eventName,
+            from: initialState, events: events, probe: probe, node: node, eventName: eventName, allowing: allowing,
             maxStates: maxStates, maxDepth: maxDepth)
         return graph
     }
 }
 
 extension StateGraph {
-    init(initial: Node, replay: @escaping ([T.Event], Node, CallSite, isolated (any Actor)?) async -> Void) {
+    init(
+        initial: Node, replay: @escaping ([T.Event], Node, CallSite, isolated (any Actor)?) async -> Void,
+        replayEdge: @escaping ([T.Event], Edge, CallSite, isolated (any Actor)?) async -> Bool
+    ) {
         self.initial = initial
         self.replay = replay
+        self.replayEdge = replayEdge
     }
 
 }
@@ -196,8 +254,8 @@ extension StateGraph where T: EffectTransducer {
     /// fresh run from that state.
     mutating func search(
         from initialState: T.State, events: [T.Event], probe: Probe<T>,
-        node: (T.State) -> Node, eventName: (T.Event) -> String, maxStates: Int, maxDepth: Int,
-        isolation: isolated (any Actor)? = #isolation
+        node: (T.State) -> Node, eventName: (T.Event) -> String, allowing: (T.State, T.Event) -> Bool,
+        maxStates: Int, maxDepth: Int, isolation: isolated (any Actor)? = #isolation
     ) async {
         nodes = [initial]
         paths[initial] = []
@@ -211,10 +269,11 @@ extension StateGraph where T: EffectTransducer {
             guard !state.isTerminal else { continue }
             guard path.count < maxDepth else {
                 isTruncated = true
+                truncation = truncation ?? "a state \(maxDepth) events deep (maxDepth) still led on"
                 continue
             }
             let from = node(state)
-            for event in events {
+            for event in events where allowing(state, event) {
                 let visited = await probe.states(from: state, after: event)
                 if visited.isEmpty || visited.allSatisfy({ node($0.state) == from && $0.state == state }) {
                     eventsThatChangeNothing[from, default: []].append(eventName(event))
@@ -225,11 +284,15 @@ extension StateGraph where T: EffectTransducer {
                     let to = node(step.state)
                     let label = index == 0 ? eventName(event) : eventName(step.event) + " (received)"
                     let edge = Edge(from: previous, event: label, to: to)
-                    if seenEdges.insert(edge).inserted { edges.append(edge) }
+                    if seenEdges.insert(edge).inserted {
+                        edges.append(edge)
+                        transitionPaths[edge] = path + [event]
+                    }
                     if step.state.isTerminal { terminal.insert(to) }
                     if paths[to] == nil {
                         guard nodes.count < maxStates else {
                             isTruncated = true
+                            truncation = truncation ?? "more than \(maxStates) nodes (maxStates)"
                             previous = to
                             continue
                         }
@@ -339,6 +402,33 @@ final class Probe<T: EffectTransducer> {
         return steps
     }
 
+    /// Replays `path` and checks that its last event took `edge` (its
+    /// node before, its event's name, its node after, in order among the
+    /// steps the event led to); returns whether it did.
+    func verify<Node: Hashable & CustomStringConvertible>(
+        path: [T.Event], takes edge: StateGraph<T, Node>.Edge, node: (T.State) -> Node,
+        eventName: (T.Event) -> String, site: CallSite, isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
+        let steps = await run(from: initial, sending: path)
+        guard let last = path.last else { return false }
+        // The node before the last event: where the path before it led.
+        var previous = steps.dropLast().last?.last.map { node($0.state) } ?? node(initial)
+        var taken: [StateGraph<T, Node>.Edge] = []
+        for (index, step) in (steps.last ?? []).enumerated() {
+            let label = index == 0 ? eventName(last) : eventName(step.event) + " (received)"
+            let to = node(step.state)
+            taken.append(StateGraph<T, Node>.Edge(from: previous, event: label, to: to))
+            previous = to
+        }
+        guard taken.contains(edge) else {
+            site.fail(
+                "The path to the transition \(edge) did not take it: \(path.map(eventName).joined(separator: " → ")); "
+                    + "its last event took \(taken.map(\.description).joined(separator: ", ")).")
+            return false
+        }
+        return true
+    }
+
     /// Replays `path` and checks that `target` is among the nodes its last
     /// event led to.
     func verify<Node: Hashable & CustomStringConvertible>(
@@ -353,5 +443,38 @@ final class Probe<T: EffectTransducer> {
                 "The path to \(target) did not reach it: \(path.map(eventName).joined(separator: " → ")); "
                     + "its last event led to \(reached.map(\.description).joined(separator: ", ")).")
         }
+    }
+}
+
+/// How many of the transitions an exploration found its replays took: the
+/// transition coverage of a transducer's generated tests
+/// (``StateGraph/verifyTransitions(isolation:fileID:filePath:line:column:)``).
+public struct TransitionCoverage: Equatable, Sendable, CustomStringConvertible {
+    /// The transducer's name.
+    public var transducer: String
+    /// The transitions a replay took.
+    public var covered: Int
+    /// The transitions the exploration found.
+    public var found: Int
+    /// Whether the exploration tried every sample event in every node it
+    /// found (it did not stop at its bound).
+    public var isComplete: Bool
+
+    /// A coverage.
+    public init(transducer: String, covered: Int, found: Int, isComplete: Bool) {
+        self.transducer = transducer
+        self.covered = covered
+        self.found = found
+        self.isComplete = isComplete
+    }
+
+    /// The share covered, in percent (100 when nothing was found).
+    public var percent: Double { found == 0 ? 100 : Double(covered) * 100 / Double(found) }
+
+    /// For example `StandupDetail: 23 of 23 transitions (100 %)`.
+    public var description: String {
+        let share = percent.rounded(.down) == percent ? "\(Int(percent))" : String(format: "%.1f", percent)
+        return "\(transducer): \(covered) of \(found) transitions (\(share) %)"
+            + (isComplete ? "" : ", exploration stopped at its bound")
     }
 }

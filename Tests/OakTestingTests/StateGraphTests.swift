@@ -96,6 +96,48 @@ struct StateGraphTests {
         await graph.verifyPaths()
     }
 
+    @Test func everyTransitionsShortestPathReplaysAndTheCoverageIsComplete() async {
+        let graph = await doorGraph()
+        let remove = graph.edges.first { $0.description == "open --remove--> removed" }
+        let unlocked = graph.edges.first { $0.description == "opening --didUnlock (received)--> open" }
+        #expect(remove.flatMap { graph.transitionPaths[$0] } == [.open, .remove])
+        // A transition an operation's answer takes: the event that started it.
+        #expect(unlocked.flatMap { graph.transitionPaths[$0] } == [.open])
+        let coverage = await graph.verifyTransitions()
+        #expect(coverage == TransitionCoverage(transducer: "Door", covered: 5, found: 5, isComplete: true))
+        #expect(coverage.description == "Door: 5 of 5 transitions (100 %)")
+    }
+
+    @Test func sampleEventsCanBeLeftOutWhereATestDoesNotMeanThem() async {
+        let clock = TestClock()
+        let graph = await StateGraph.explore(
+            Door.self, from: .closed, events: [.open, .close, .kick, .remove],
+            env: { Door.Env(unlock: { try await clock.sleep(for: .seconds(1)) }) }, clock: clock,
+            node: { $0 }, allowing: { _, event in event != .kick })
+        #expect(!graph.nodes.contains(.jammed))
+        #expect(graph.edges.count == 4)
+    }
+
+    /// A counter's states grow without end: exploring it stops at its
+    /// bound, and requiring a complete exploration fails the test with a
+    /// message that says what to do — it never hangs.
+    @Test func anUnboundedStateSpaceStopsAtItsBoundAndFailsCleanly() async {
+        let clock = TestClock()
+        let graph = await StateGraph.explore(
+            EffectCounter.self, from: EffectCounter.initialState, events: [.increment],
+            env: { .waiting(on: clock) }, clock: clock,
+            node: { "\($0.value) \($0.pending)" }, maxStates: 12)
+        #expect(graph.isTruncated)
+        #expect(graph.nodes.count == 12)
+        withKnownIssue {
+            graph.requireComplete()
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("stopped early: more than 12 nodes (maxStates)") }
+                || "\(issue)".contains("stopped early: more than 12 nodes (maxStates)")
+        }
+        #expect(!(await graph.verifyTransitions()).isComplete)
+    }
+
     @Test func mermaidAndDotAreWritten() async throws {
         let graph = await doorGraph()
         #expect(
