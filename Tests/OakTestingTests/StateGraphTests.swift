@@ -108,6 +108,18 @@ struct StateGraphTests {
         #expect(coverage.description == "Door: 5 of 5 transitions (100 %)")
     }
 
+    /// The transition sample of the article "Testing transducers".
+    @Test func theArticlesTransitionSample() async {
+        let clock = TestClock()
+        let graph = await StateGraph.explore(
+            Door.self, from: .closed, events: [.open, .close, .kick, .remove],
+            env: { Door.Env(unlock: { try await clock.sleep(for: .seconds(1)) }) }, clock: clock,
+            node: { $0 })
+        graph.requireComplete()
+        let coverage = await graph.verifyTransitions()
+        #expect(coverage.covered == coverage.found)
+    }
+
     @Test func sampleEventsCanBeLeftOutWhereATestDoesNotMeanThem() async {
         let clock = TestClock()
         let graph = await StateGraph.explore(
