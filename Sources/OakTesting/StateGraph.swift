@@ -3,10 +3,12 @@ import Foundation
 import Oak
 
 /// The states a transducer reaches from an initial state with a set of
-/// sample events, explored breadth first by running it: effects run against
-/// a mock environment and, when given, a test clock that is run to the end,
-/// so that states reached only through the answers of operations are found
-/// too.
+/// sample events, explored breadth first by running it — every path from
+/// the initial state, as a test replays it: effects run against a mock
+/// environment and, when given, a test clock, which runs until nothing
+/// sleeps on it as a step of its own (``Step/wait``), so that states
+/// reached only through the answers of operations are found too, and so
+/// are the events that meet an operation in flight.
 ///
 /// ```swift
 /// let graph = await StateGraph.explore(
@@ -39,6 +41,24 @@ public struct StateGraph<T: BaseTransducer, Node: Hashable & CustomStringConvert
         public var description: String { "\(from) --\(event)--> \(to)" }
     }
 
+    /// A step of a path: an event sent, or time passing (the exploration's
+    /// clock run until nothing sleeps on it, the answers it brought
+    /// processed).
+    public enum Step: CustomStringConvertible {
+        /// Send this event.
+        case send(T.Event)
+        /// Let time pass.
+        case wait
+
+        /// The event, or `(time passes)`.
+        public var description: String {
+            switch self {
+            case .send(let event): "\(event)"
+            case .wait: "(time passes)"
+            }
+        }
+    }
+
     /// The node of the initial state.
     public let initial: Node
     /// Every node reached, in the order it was found.
@@ -52,21 +72,21 @@ public struct StateGraph<T: BaseTransducer, Node: Hashable & CustomStringConvert
     public private(set) var eventsThatChangeNothing: [Node: [String]] = [:]
     /// The shortest list of sample events that reaches each node from the
     /// initial state (events sent back by effects follow by themselves).
-    public private(set) var paths: [Node: [T.Event]] = [:]
+    public private(set) var paths: [Node: [Step]] = [:]
     /// The shortest list of sample events that takes each transition: the
     /// path to its node before, then the event (for a transition an
     /// effect's answer takes, the event that started the effect).
     /// ``verifyTransitions(isolation:fileID:filePath:line:column:)``
     /// replays them as tests.
-    public private(set) var transitionPaths: [Edge: [T.Event]] = [:]
+    public private(set) var transitionPaths: [Edge: [Step]] = [:]
     /// Whether the exploration stopped at `maxStates` or `maxDepth` before it
     /// had tried every event in every state found.
     public private(set) var isTruncated = false
     /// Why the exploration stopped early, when it did (``isTruncated``).
     public private(set) var truncation: String?
 
-    let replay: ([T.Event], Node, CallSite, isolated (any Actor)?) async -> Void
-    let replayEdge: ([T.Event], Edge, CallSite, isolated (any Actor)?) async -> Bool
+    let replay: ([Step], Node, CallSite, isolated (any Actor)?) async -> Void
+    let replayEdge: ([Step], Edge, CallSite, isolated (any Actor)?) async -> Bool
 
     /// The non-terminal nodes with no transition to another node: once
     /// there, a run never leaves.
@@ -194,7 +214,8 @@ extension StateGraph where T: EffectTransducer {
     ///   - eventName: Names events on the edges.
     ///   - allowing: Which sample events are tried in a state (all, by
     ///     default): leave out those a test does not mean to cover there.
-    ///   - maxStates: Stop after this many nodes (``isTruncated``; see
+    ///   - maxStates: Explore at most this many distinct states, and find
+    ///     at most this many nodes (``isTruncated``; see
     ///     ``requireComplete(fileID:filePath:line:column:)``).
     ///   - maxDepth: Do not look further than this many events from the
     ///     initial state.
@@ -239,8 +260,8 @@ extension StateGraph where T: EffectTransducer {
 
 extension StateGraph {
     init(
-        initial: Node, replay: @escaping ([T.Event], Node, CallSite, isolated (any Actor)?) async -> Void,
-        replayEdge: @escaping ([T.Event], Edge, CallSite, isolated (any Actor)?) async -> Bool
+        initial: Node, replay: @escaping ([Step], Node, CallSite, isolated (any Actor)?) async -> Void,
+        replayEdge: @escaping ([Step], Edge, CallSite, isolated (any Actor)?) async -> Bool
     ) {
         self.initial = initial
         self.replay = replay
@@ -260,7 +281,15 @@ extension StateGraph where T: EffectTransducer {
         nodes = [initial]
         paths[initial] = []
         if initialState.isTerminal { terminal.insert(initial) }
-        var queue: [(state: T.State, path: [T.Event])] = [(initialState, [])]
+        var queue: [(state: T.State, path: [Step])] = [(initialState, [])]
+        // With a clock, time passing is a step of its own: a state in which
+        // an operation waits on the clock is a place the run rests (events
+        // sent there meet the operation in flight).
+        let steps = events.map(Step.send) + (probe.clock == nil ? [] : [.wait])
+        // Every distinct state a run rests in is explored (up to
+        // `maxStates`), whatever node it falls in: two states of one node
+        // may lead on differently.
+        var explored: [T.State] = [initialState]
         var seenEdges = Set<Edge>()
         var head = 0
         while head < queue.count {
@@ -273,20 +302,26 @@ extension StateGraph where T: EffectTransducer {
                 continue
             }
             let from = node(state)
-            for event in events where allowing(state, event) {
-                let visited = await probe.states(from: state, after: event)
+            for candidate in steps {
+                if case .send(let event) = candidate, !allowing(state, event) { continue }
+                // From the initial state, the path then the step: what is
+                // in flight after the path (an operation waiting) is part
+                // of the run, as it is when a test replays the path.
+                let visited = await probe.lastSteps(of: path + [candidate])
                 if visited.isEmpty || visited.allSatisfy({ node($0.state) == from && $0.state == state }) {
-                    eventsThatChangeNothing[from, default: []].append(eventName(event))
+                    if case .send(let event) = candidate {
+                        eventsThatChangeNothing[from, default: []].append(eventName(event))
+                    }
                     continue
                 }
                 var previous = from
                 for (index, step) in visited.enumerated() {
                     let to = node(step.state)
-                    let label = index == 0 ? eventName(event) : eventName(step.event) + " (received)"
+                    let label = Probe<T>.label(of: candidate, at: index, step.event, eventName)
                     let edge = Edge(from: previous, event: label, to: to)
                     if seenEdges.insert(edge).inserted {
                         edges.append(edge)
-                        transitionPaths[edge] = path + [event]
+                        transitionPaths[edge] = path + [candidate]
                     }
                     if step.state.isTerminal { terminal.insert(to) }
                     if paths[to] == nil {
@@ -297,8 +332,20 @@ extension StateGraph where T: EffectTransducer {
                             continue
                         }
                         nodes.append(to)
-                        paths[to] = path + [event]
-                        queue.append((step.state, path + [event]))
+                        paths[to] = path + [candidate]
+                    }
+                    // Explored from where the run rests once the event and
+                    // the answers it led to are processed; a node passed
+                    // through on the way (an operation in flight) is not
+                    // a place a run can be held in.
+                    if index == visited.count - 1, !explored.contains(step.state) {
+                        if explored.count < maxStates {
+                            explored.append(step.state)
+                            queue.append((step.state, path + [candidate]))
+                        } else {
+                            isTruncated = true
+                            truncation = truncation ?? "more than \(maxStates) states (maxStates)"
+                        }
                     }
                     previous = to
                 }
@@ -322,19 +369,32 @@ final class Probe<T: EffectTransducer> {
         self.clock = clock
     }
 
-    /// The events processed and the states after them, in order, when a run
-    /// from `state` is sent `event` and its effects have answered.
-    func states(
-        from state: T.State, after event: T.Event, isolation: isolated (any Actor)? = #isolation
+    /// The events the last of `path`'s steps led to and the states after
+    /// them, in order, when a run from the initial state takes `path`;
+    /// none when the run ended before its last step.
+    func lastSteps<Node>(
+        of path: [StateGraph<T, Node>.Step], isolation: isolated (any Actor)? = #isolation
     ) async -> [(event: T.Event, state: T.State)] {
-        await run(from: state, sending: [event]).last ?? []
+        let steps = await run(from: initial, taking: path)
+        guard steps.count == path.count else { return [] }
+        return steps.last ?? []
     }
 
-    /// Runs from `state`, sends `events` one after the other, letting
-    /// effects answer after each; returns, per event sent, the events
-    /// processed and the states after them.
-    func run(
-        from state: T.State, sending events: [T.Event], isolation: isolated (any Actor)? = #isolation
+    /// The name of the transition the `index`th event that `step` led to
+    /// took: the event sent, or one received (an effect's answer).
+    static func label<Node>(
+        of step: StateGraph<T, Node>.Step, at index: Int, _ event: T.Event, _ eventName: (T.Event) -> String
+    ) -> String {
+        if case .send(let sent) = step, index == 0 { return eventName(sent) }
+        return eventName(event) + " (received)"
+    }
+
+    /// Runs from `state` and takes `path`'s steps one after the other:
+    /// sends each event and lets what answers at once answer; at each wait,
+    /// runs the clock until nothing sleeps on it. Returns, per step, the
+    /// events processed and the states after them.
+    func run<Node>(
+        from state: T.State, taking path: [StateGraph<T, Node>.Step], isolation: isolated (any Actor)? = #isolation
     ) async -> [[(event: T.Event, state: T.State)]] {
         let log = RunLog<T>(forwardingTo: nil)
         let proxy = T.Proxy()
@@ -355,19 +415,22 @@ final class Probe<T: EffectTransducer> {
         }
         var results: [[(event: T.Event, state: T.State)]] = []
         _ = await log.wait(for: .settled, timeout: .seconds(5))
-        for event in events {
+        for step in path {
             guard !log.hasEnded else { break }
             let start = log.count
-            nonisolated(unsafe) let event = event
-            if let proxy = proxy as? Proxy<T.Event> {
-                guard (try? proxy.send(event)) != nil else { break }
-            } else if let proxy = proxy as? SyncSuspendingProxy<T.Event> {
-                guard (try? await proxy.checkedSend(event)) != nil else { break }
+            if case .send(let event) = step {
+                nonisolated(unsafe) let event = event
+                if let proxy = proxy as? Proxy<T.Event> {
+                    guard (try? proxy.send(event)) != nil else { break }
+                } else if let proxy = proxy as? SyncSuspendingProxy<T.Event> {
+                    guard (try? await proxy.checkedSend(event)) != nil else { break }
+                }
+                _ = await log.wait(for: .processedEvent(after: start), timeout: .seconds(5))
+                _ = await log.wait(for: .settled, timeout: .seconds(5))
             }
-            _ = await log.wait(for: .processedEvent(after: start), timeout: .seconds(5))
-            // Let delayed answers arrive: run the clock until nothing sleeps
-            // on it and the run has processed what came back.
-            if let clock {
+            // Time passes: run the clock until nothing sleeps on it and the
+            // run has processed what came back.
+            if case .wait = step, let clock {
                 for _ in 0..<10 {
                     let before = log.count
                     // A generous real-time bound: `run`'s default (0.5 s)
@@ -384,6 +447,16 @@ final class Probe<T: EffectTransducer> {
         await task.value
         log.stopMonitor()
         return results
+    }
+
+    /// A path, its events named by `eventName`.
+    static func describe<Node>(_ path: [StateGraph<T, Node>.Step], _ eventName: (T.Event) -> String) -> String {
+        path.map { step in
+            switch step {
+            case .send(let event): eventName(event)
+            case .wait: "(time passes)"
+            }
+        }.joined(separator: " → ")
     }
 
     /// Pairs each processed event with the state after it.
@@ -406,23 +479,23 @@ final class Probe<T: EffectTransducer> {
     /// node before, its event's name, its node after, in order among the
     /// steps the event led to); returns whether it did.
     func verify<Node: Hashable & CustomStringConvertible>(
-        path: [T.Event], takes edge: StateGraph<T, Node>.Edge, node: (T.State) -> Node,
+        path: [StateGraph<T, Node>.Step], takes edge: StateGraph<T, Node>.Edge, node: (T.State) -> Node,
         eventName: (T.Event) -> String, site: CallSite, isolation: isolated (any Actor)? = #isolation
     ) async -> Bool {
-        let steps = await run(from: initial, sending: path)
+        let steps = await run(from: initial, taking: path)
         guard let last = path.last else { return false }
-        // The node before the last event: where the path before it led.
-        var previous = steps.dropLast().last?.last.map { node($0.state) } ?? node(initial)
+        // The node before the last step: where the steps before it led.
+        var previous = steps.dropLast().last(where: { !$0.isEmpty })?.last.map { node($0.state) } ?? node(initial)
         var taken: [StateGraph<T, Node>.Edge] = []
         for (index, step) in (steps.last ?? []).enumerated() {
-            let label = index == 0 ? eventName(last) : eventName(step.event) + " (received)"
+            let label = Self.label(of: last, at: index, step.event, eventName)
             let to = node(step.state)
             taken.append(StateGraph<T, Node>.Edge(from: previous, event: label, to: to))
             previous = to
         }
         guard taken.contains(edge) else {
             site.fail(
-                "The path to the transition \(edge) did not take it: \(path.map(eventName).joined(separator: " → ")); "
+                "The path to the transition \(edge) did not take it: \(Self.describe(path, eventName)); "
                     + "its last event took \(taken.map(\.description).joined(separator: ", ")).")
             return false
         }
@@ -432,15 +505,16 @@ final class Probe<T: EffectTransducer> {
     /// Replays `path` and checks that `target` is among the nodes its last
     /// event led to.
     func verify<Node: Hashable & CustomStringConvertible>(
-        path: [T.Event], reaches target: Node, node: (T.State) -> Node, eventName: (T.Event) -> String,
+        path: [StateGraph<T, Node>.Step], reaches target: Node, node: (T.State) -> Node,
+        eventName: (T.Event) -> String,
         site: CallSite, isolation: isolated (any Actor)? = #isolation
     ) async {
-        let steps = await run(from: initial, sending: path)
+        let steps = await run(from: initial, taking: path)
         let reached = (steps.last ?? []).map { node($0.state) }
         let ok = path.isEmpty ? node(initial) == target : reached.contains(target)
         if !ok {
             site.fail(
-                "The path to \(target) did not reach it: \(path.map(eventName).joined(separator: " → ")); "
+                "The path to \(target) did not reach it: \(Self.describe(path, eventName)); "
                     + "its last event led to \(reached.map(\.description).joined(separator: ", ")).")
         }
     }
@@ -478,3 +552,5 @@ public struct TransitionCoverage: Equatable, Sendable, CustomStringConvertible {
             + (isComplete ? "" : ", exploration stopped at its bound")
     }
 }
+
+extension StateGraph.Step: Equatable where T.Event: Equatable {}

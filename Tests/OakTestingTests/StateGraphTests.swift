@@ -70,20 +70,21 @@ struct StateGraphTests {
 
     @Test func statesReachedThroughAnOperationsAnswerAreFound() async {
         let graph = await doorGraph()
-        #expect(graph.nodes == [.closed, .opening, .open, .jammed, .removed])
+        #expect(graph.nodes == [.closed, .opening, .jammed, .open, .removed])
         #expect(
             graph.edges.map(\.description) == [
-                "closed --open--> opening", "opening --didUnlock (received)--> open", "closed --kick--> jammed",
+                "closed --open--> opening", "closed --kick--> jammed", "opening --didUnlock (received)--> open",
                 "open --close--> closed", "open --remove--> removed",
             ])
-        #expect(graph.paths[.removed] == [.open, .remove])
+        // Time passes between opening and removing: the lock answers.
+        #expect(graph.paths[.removed] == [.send(.open), .wait, .send(.remove)])
         #expect(graph.terminal == [.removed])
     }
 
     @Test func deadEndsUnreachableCasesAndIdleEventsAreReported() async {
         let graph = await doorGraph()
-        // A run started in `opening` has no unlock in flight: every event
-        // changes nothing there, but the answer of the unlock leads out.
+        // In `opening` the unlock is in flight: every event changes nothing
+        // there; time passing (its answer) leads out.
         #expect(graph.deadEnds == [.jammed])
         #expect(graph.eventsThatChangeNothing[.opening] == ["open", "close", "kick", "remove"])
         #expect(graph.unreachable(among: Door.State.allCases).isEmpty)
@@ -100,9 +101,10 @@ struct StateGraphTests {
         let graph = await doorGraph()
         let remove = graph.edges.first { $0.description == "open --remove--> removed" }
         let unlocked = graph.edges.first { $0.description == "opening --didUnlock (received)--> open" }
-        #expect(remove.flatMap { graph.transitionPaths[$0] } == [.open, .remove])
-        // A transition an operation's answer takes: the event that started it.
-        #expect(unlocked.flatMap { graph.transitionPaths[$0] } == [.open])
+        #expect(remove.flatMap { graph.transitionPaths[$0] } == [.send(.open), .wait, .send(.remove)])
+        // A transition an operation's answer takes: time passing after the
+        // event that started it.
+        #expect(unlocked.flatMap { graph.transitionPaths[$0] } == [.send(.open), .wait])
         let coverage = await graph.verifyTransitions()
         #expect(coverage == TransitionCoverage(transducer: "Door", covered: 5, found: 5, isComplete: true))
         #expect(coverage.description == "Door: 5 of 5 transitions (100 %)")
@@ -140,12 +142,11 @@ struct StateGraphTests {
             env: { .waiting(on: clock) }, clock: clock,
             node: { "\($0.value) \($0.pending)" }, maxStates: 12)
         #expect(graph.isTruncated)
-        #expect(graph.nodes.count == 12)
+        #expect(graph.nodes.count <= 12)
         withKnownIssue {
             graph.requireComplete()
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("stopped early: more than 12 nodes (maxStates)") }
-                || "\(issue)".contains("stopped early: more than 12 nodes (maxStates)")
+            "\(issue)".contains("stopped early: more than 12")
         }
         #expect(!(await graph.verifyTransitions()).isComplete)
     }
@@ -157,15 +158,15 @@ struct StateGraphTests {
                 stateDiagram-v2
                     state "closed" as s0
                     state "opening" as s1
-                    state "open" as s2
-                    state "jammed" as s3
+                    state "jammed" as s2
+                    state "open" as s3
                     state "removed" as s4
                     [*] --> s0
                     s0 --> s1: open
-                    s1 --> s2: didUnlock (received)
-                    s0 --> s3: kick
-                    s2 --> s0: close
-                    s2 --> s4: remove
+                    s0 --> s2: kick
+                    s1 --> s3: didUnlock (received)
+                    s3 --> s0: close
+                    s3 --> s4: remove
                     s4 --> [*]
 
                 """)

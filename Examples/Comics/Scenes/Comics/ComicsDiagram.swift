@@ -13,16 +13,20 @@ public enum ComicsDiagram {
             state "not found" as s3
             [*] --> s0
             s0 --> s1: start
-            s1 --> s2: didLoad (received)
             s0 --> s1: latest
             s0 --> s1: random
             s0 --> s1: goTo
-            s1 --> s3: didFail (received)
-            s1 --> s1: start
-            s1 --> s1: latest
             s1 --> s1: random
             s1 --> s1: goTo
             s1 --> s0: cancel
+            s1 --> s2: didLoad (received)
+            s1 --> s1: start
+            s1 --> s1: latest
+            s1 --> s1: next
+            s1 --> s1: previous
+            s1 --> s3: didFail (received)
+            s0 --> s0: next
+            s0 --> s0: previous
             s2 --> s1: start
             s2 --> s2: next
             s2 --> s1: previous
@@ -37,6 +41,9 @@ public enum ComicsDiagram {
             s3 --> s1: latest
             s3 --> s1: random
             s3 --> s1: goTo
+            s1 --> s2: cancel
+            s2 --> s1: next
+            s3 --> s1: next
 
         """
 
@@ -48,16 +55,20 @@ public enum ComicsDiagram {
             start [shape=point];
             start -> "idle";
             "idle" -> "loading" [label="start"];
-            "loading" -> "showing" [label="didLoad (received)"];
             "idle" -> "loading" [label="latest"];
             "idle" -> "loading" [label="random"];
             "idle" -> "loading" [label="goTo"];
-            "loading" -> "not found" [label="didFail (received)"];
-            "loading" -> "loading" [label="start"];
-            "loading" -> "loading" [label="latest"];
             "loading" -> "loading" [label="random"];
             "loading" -> "loading" [label="goTo"];
             "loading" -> "idle" [label="cancel"];
+            "loading" -> "showing" [label="didLoad (received)"];
+            "loading" -> "loading" [label="start"];
+            "loading" -> "loading" [label="latest"];
+            "loading" -> "loading" [label="next"];
+            "loading" -> "loading" [label="previous"];
+            "loading" -> "not found" [label="didFail (received)"];
+            "idle" -> "idle" [label="next"];
+            "idle" -> "idle" [label="previous"];
             "showing" -> "loading" [label="start"];
             "showing" -> "showing" [label="next"];
             "showing" -> "loading" [label="previous"];
@@ -72,6 +83,9 @@ public enum ComicsDiagram {
             "not found" -> "loading" [label="latest"];
             "not found" -> "loading" [label="random"];
             "not found" -> "loading" [label="goTo"];
+            "loading" -> "showing" [label="cancel"];
+            "showing" -> "loading" [label="next"];
+            "not found" -> "loading" [label="next"];
         }
 
         """

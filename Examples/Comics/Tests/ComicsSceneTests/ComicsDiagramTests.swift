@@ -5,6 +5,7 @@
 // the copy is out of date. `OAK_UPDATE_DIAGRAMS=1 swift test --filter
 // ComicsDiagramTests` rewrites it.
 
+import Clocks
 import Foundation
 import OakTesting
 import Testing
@@ -13,12 +14,17 @@ import Testing
 
 @Suite("The Comics feature's diagram")
 struct ComicsDiagramTests {
-    /// The graph of the feature from its initial state.
+    /// The graph of the feature from its initial state. The mock's comics
+    /// arrive after a second on a test clock, so that a load in flight is
+    /// a state the feature rests in (where it may be cancelled or
+    /// replaced), and the explorer's time passing brings them.
     static func explore() async -> StateGraph<Comics, String> {
-        await StateGraph.explore(
+        let clock = TestClock()
+        return await StateGraph.explore(
             Comics.self, from: Comics.State(),
             events: [.start, .next, .previous, .latest, .random, .goTo(4), .cancel, .retry, .toggleFavourite],
-            env: { .mock }, node: { $0.phase.name }, eventName: { $0.name }, maxStates: 50, maxDepth: 6)
+            env: { ComicsEnv.mock.arriving(after: .seconds(1), on: clock) }, clock: clock, node: { $0.phase.name },
+            eventName: { $0.name }, maxStates: 50, maxDepth: 8)
     }
 
     @Test func theShippedDiagramIsTheTransducers() async throws {
@@ -65,5 +71,24 @@ struct ComicsDiagramTests {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let body = lines.map { $0.isEmpty ? "" : "        " + $0.replacingOccurrences(of: "\\", with: "\\\\") }
         return "\"\"\"\n" + body.joined(separator: "\n") + "\n        \"\"\""
+    }
+}
+
+extension ComicsEnv {
+    /// This port, its comics arriving `delay` after they are asked for, on
+    /// `clock`.
+    func arriving(after delay: Duration, on clock: TestClock<Duration>) -> ComicsEnv {
+        var env = self
+        let latest = self.latest
+        let comic = self.comic
+        env.latest = { () async throws(ComicsError) -> Comic in
+            try? await clock.sleep(for: delay)
+            return try await latest()
+        }
+        env.comic = { (number: Int) async throws(ComicsError) -> Comic in
+            try? await clock.sleep(for: delay)
+            return try await comic(number)
+        }
+        return env
     }
 }
