@@ -119,6 +119,7 @@ let package = Package(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "CNcurses", "Common", .product(name: "Oak", package: "Oak")]),
         .testTarget(name: "WebUITests", dependencies: ["WebUI", .product(name: "Oak", package: "Oak")]),
+        .testTarget(name: "TerminalTestingTests", dependencies: ["TerminalTesting"]),
         .testTarget(
             name: "SQLiteSupportTests", dependencies: ["SQLiteSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(

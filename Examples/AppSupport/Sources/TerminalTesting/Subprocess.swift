@@ -79,7 +79,9 @@ public struct Launched: Sendable {
     }
 
     /// Awaits the exit; after `timeout` the program is sent SIGTERM (and
-    /// the result says so).
+    /// the result says so). When no exit is reported 5 seconds after that
+    /// (a program that left a child holding what Foundation watches its
+    /// exit through), gives up: status -1, timed out.
     public func exit(timeout: Duration) async -> (status: Int32, reason: Process.TerminationReason, timedOut: Bool) {
         let process = process
         let watchdog = Task {
@@ -88,11 +90,23 @@ public struct Launched: Sendable {
             process.terminate()
             return true
         }
-        var iterator = exits.makeAsyncIterator()
-        // The stream ends only after the handler's one report.
-        let ending = await iterator.next() ?? (status: -1, reason: .uncaughtSignal)
+        let exits = self.exits
+        let ending = await withTaskGroup(of: (status: Int32, reason: Process.TerminationReason)?.self) { group in
+            group.addTask {
+                var iterator = exits.makeAsyncIterator()
+                // The stream ends only after the handler's one report.
+                return await iterator.next() ?? (status: -1, reason: .uncaughtSignal)
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout + .seconds(5))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? nil
+        }
         watchdog.cancel()
         let timedOut = await watchdog.value
+        guard let ending else { return (-1, .uncaughtSignal, true) }
         return (ending.status, ending.reason, timedOut)
     }
 }
