@@ -18,7 +18,8 @@ final class AppHarness {
     let proxy = AppFeature.Proxy(bufferSize: 64)
     private(set) var state = AppFeature.State()
     private var run: Task<Void, Never>?
-    private var waiters: [(condition: (AppFeature.State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters:
+        [(id: UUID, condition: (AppFeature.State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(env: AppFeature.Env) {
         let proxy = self.proxy
@@ -31,7 +32,8 @@ final class AppHarness {
 
     private func report(_ state: AppFeature.State) {
         self.state = state
-        var waiting: [(condition: (AppFeature.State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiting:
+            [(id: UUID, condition: (AppFeature.State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
         for waiter in waiters {
             if holds(waiter.condition) { waiter.continuation.resume() } else { waiting.append(waiter) }
         }
@@ -87,7 +89,26 @@ final class AppHarness {
     /// suite's time limit bounds it).
     func waitFor(_ condition: @escaping (AppFeature.State) -> Bool) async {
         guard !holds(condition) else { return }
-        await withCheckedContinuation { waiters.append((condition, $0)) }
+        // Cancelled (the suite's time limit): the wait ends, and the test
+        // fails by name at its next expectation instead of hanging.
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    waiters.append((id, condition, continuation))
+                }
+            }
+        } onCancel: {
+            Task { @MainActor [weak self] in self?.endWait(id) }
+        }
+    }
+
+    /// Ends the wait `id`, if it still waits.
+    private func endWait(_ id: UUID) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume()
     }
 
     func end() async {
