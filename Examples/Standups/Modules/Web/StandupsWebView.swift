@@ -475,7 +475,7 @@ public enum StandupsWebView {
     static let rules = """
         .cards { list-style: none; padding: 0; display: grid; gap: 0.6rem; }
         .card button, h2.card { width: 100%; text-align: left; background: var(--main); color: var(--accent); \
-        border: 0; border-radius: 0.6rem; padding: 0.8rem 1rem; }
+        border: 0; border-radius: 0.6rem; padding: 0.8rem 1rem; box-sizing: border-box; }
         .card button span { display: block; opacity: 0.85; }
         form.edit label, form.edit fieldset { display: block; margin: 0.6rem 0; }
         form.edit .default { position: absolute; left: -9999px; }
