@@ -126,11 +126,42 @@ public actor PostgresMeetingHomes {
         return try await holder(of: standupID, key: key, on: connection)
     }
 
-    /// Gives up every claim (they go with the connection) and closes it.
+    /// Gives up every claim and closes the connection. The claims are
+    /// given up before it closes (within 2 seconds), not when the server
+    /// notices the connection gone: another process may claim them the
+    /// moment this returns.
     public func close() async {
+        let held = !claimed.isEmpty
         claimed = []
-        try? await connection?.close()
-        connection = nil
+        guard let connection else { return }
+        self.connection = nil
+        if held {
+            let logger = self.logger
+            await Self.atMost(.seconds(2)) {
+                _ = try? await connection.query(
+                    "DELETE FROM meeting_home WHERE pid = pg_backend_pid()", logger: logger)
+                _ = try? await connection.query("SELECT pg_advisory_unlock_all()", logger: logger)
+            }
+        }
+        try? await connection.close()
+    }
+
+    /// Runs `work`, returning when it ends or after `limit`, whichever
+    /// comes first (the work is left to end on its own: closing the
+    /// connection ends it).
+    private static func atMost(_ limit: Duration, _ work: @escaping @Sendable () async -> Void) async {
+        let (ended, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let running = Task {
+            await work()
+            signal.yield()
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            signal.yield()
+        }
+        for await _ in ended { break }
+        timer.cancel()
+        _ = running
     }
 
     /// The address of the process holding `key`: the home its claim wrote,
