@@ -243,7 +243,7 @@ public final class PostgresAppDatabase: Sendable {
     /// cancelled (a statement on a connection the server killed can wait on
     /// in postgres-nio): a task group would wait for it, so `body` runs in a
     /// task of its own, cancelled and left to end on its own.
-    static func within<Value: Sendable>(
+    public static func within<Value: Sendable>(
         _ timeout: Duration, _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let work = Task { try await body() }

@@ -168,12 +168,12 @@ public final class MeetingRooms: Sendable {
             rooms[standup.id] = Occupied(room: room, viewers: 1)
             return (room, true)
         }
-        let viewer = Viewer { [weak self] in self?.leave(standup.id, room: room.id) }
+        let states = self.states(of: room, standupID: standup.id)
         if isNew {
             publish()
             start(room, of: standup.id, with: .start)
         }
-        return (room, RoomStates(states: room.meeting.states, viewer: viewer))
+        return (room, states)
     }
 
     /// Joins the meeting of `standupID` if it runs here (never starts one):
@@ -187,8 +187,14 @@ public final class MeetingRooms: Sendable {
             return occupied.room
         }
         guard let room else { return nil }
+        return (room, states(of: room, standupID: standupID))
+    }
+
+    /// A counted viewer's states of `room` (counted in by the caller; the
+    /// viewer leaves when they are dropped).
+    private func states(of room: Room, standupID: Standup.ID) -> RoomStates {
         let viewer = Viewer { [weak self] in self?.leave(standupID, room: room.id) }
-        return (room, RoomStates(states: room.meeting.states, viewer: viewer))
+        return RoomStates(states: room.meeting.states, viewer: viewer)
     }
 
     /// Resumes the meetings that were in progress when the last process

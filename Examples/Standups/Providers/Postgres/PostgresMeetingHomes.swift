@@ -137,31 +137,14 @@ public actor PostgresMeetingHomes {
         self.connection = nil
         if held {
             let logger = self.logger
-            await Self.atMost(.seconds(2)) {
+            // Left to end on its own past the limit: closing ends it.
+            _ = try? await PostgresAppDatabase.within(.seconds(2)) {
                 _ = try? await connection.query(
                     "DELETE FROM meeting_home WHERE pid = pg_backend_pid()", logger: logger)
                 _ = try? await connection.query("SELECT pg_advisory_unlock_all()", logger: logger)
             }
         }
         try? await connection.close()
-    }
-
-    /// Runs `work`, returning when it ends or after `limit`, whichever
-    /// comes first (the work is left to end on its own: closing the
-    /// connection ends it).
-    private static func atMost(_ limit: Duration, _ work: @escaping @Sendable () async -> Void) async {
-        let (ended, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let running = Task {
-            await work()
-            signal.yield()
-        }
-        let timer = Task {
-            try? await Task.sleep(for: limit)
-            signal.yield()
-        }
-        for await _ in ended { break }
-        timer.cancel()
-        _ = running
     }
 
     /// The address of the process holding `key`: the home its claim wrote,
