@@ -14,6 +14,7 @@ import Models
 import PostgresStandups
 import PostgresSupport
 import PostgresTesting
+import StandupsTestSupport
 import TerminalTesting
 import Testing
 import WebTesting
@@ -124,10 +125,7 @@ struct TwoServersTests {
     }
 
     /// The seconds a pushed meeting page shows as elapsed, if it shows one.
-    static func elapsed(in page: String) -> Int? {
-        guard let range = page.range(of: "data-elapsed=\"") else { return nil }
-        return Int(page[range.upperBound...].prefix { $0.isNumber })
-    }
+    static func elapsed(in page: String) -> Int? { elapsedSeconds(in: page) }
 
     /// Runs `body` with two `standups serve` processes (meetings at
     /// `speeds`, not recorded) on a database of its own holding Daily and

@@ -8,6 +8,7 @@
 import Foundation
 import Models
 import StandupsStore
+import StandupsTestSupport
 import TerminalTesting
 import Testing
 import WebTesting
@@ -95,8 +96,5 @@ struct FullDiskTests {
         while (try? handle.write(contentsOf: byte)) != nil {}
     }
 
-    static func elapsed(in page: String) -> Int? {
-        guard let range = page.range(of: "data-elapsed=\"") else { return nil }
-        return Int(page[range.upperBound...].prefix { $0.isNumber })
-    }
+    static func elapsed(in page: String) -> Int? { elapsedSeconds(in: page) }
 }
