@@ -202,14 +202,23 @@ public struct StateGraph<T: BaseTransducer, Node: Hashable & CustomStringConvert
 extension StateGraph where T: EffectTransducer {
     /// Explores the states of `type` from `initialState`.
     ///
+    /// Every state found is explored by replaying, in a fresh run, the path
+    /// that found it, so the environment must answer the same way each run:
+    /// answers at once or on `clock`, never on real time. A replay that
+    /// does not come back to its state is tried again, and if none does the
+    /// exploration stops there and says so (``truncation``) rather than
+    /// drawing edges of a state the run was not in.
+    ///
     /// - Parameters:
     ///   - type: The transducer.
     ///   - initialState: Where the exploration starts.
     ///   - events: The sample events tried in every state found.
     ///   - env: Makes the environment of each exploring run: mocks that
     ///     answer at once, or on `clock`.
-    ///   - clock: A test clock the environment sleeps on; after each event
-    ///     it is run until no sleep is left, so delayed answers arrive.
+    ///   - clock: A test clock the environment sleeps on. Time passing is
+    ///     a step of its own: the operations in flight are given (up to a
+    ///     second of real time) to reach their sleep, then the clock runs
+    ///     until no sleep is left, so delayed answers arrive.
     ///   - node: Groups states into the nodes of the graph.
     ///   - eventName: Names events on the edges.
     ///   - allowing: Which sample events are tried in a state (all, by
@@ -307,7 +316,15 @@ extension StateGraph where T: EffectTransducer {
                 // From the initial state, the path then the step: what is
                 // in flight after the path (an operation waiting) is part
                 // of the run, as it is when a test replays the path.
-                let visited = await probe.lastSteps(of: path + [candidate])
+                guard let visited = await probe.lastSteps(after: path, at: state, taking: candidate) else {
+                    isTruncated = true
+                    truncation =
+                        truncation
+                        ?? "replaying \(Probe<T>.describe(path, eventName)) three times did not come back to the "
+                        + "state it reached first: the transducer's environment is not deterministic (an answer "
+                        + "that does not wait on the explorer's clock, or real time)"
+                    continue
+                }
                 if visited.isEmpty || visited.allSatisfy({ node($0.state) == from && $0.state == state }) {
                     if case .send(let event) = candidate {
                         eventsThatChangeNothing[from, default: []].append(eventName(event))
@@ -369,15 +386,26 @@ final class Probe<T: EffectTransducer> {
         self.clock = clock
     }
 
-    /// The events the last of `path`'s steps led to and the states after
-    /// them, in order, when a run from the initial state takes `path`;
-    /// none when the run ended before its last step.
+    /// The events `step` led to and the states after them, in order, when
+    /// a run from the initial state takes `path` and then `step`; none when
+    /// the run ended before `step`.
+    ///
+    /// The run must come to `expected` at the end of `path`, as the run
+    /// that found it did; one that does not (a load on the machine that
+    /// changed what the environment answered) is tried again, up to three
+    /// times. Returns `nil` when none did.
     func lastSteps<Node>(
-        of path: [StateGraph<T, Node>.Step], isolation: isolated (any Actor)? = #isolation
-    ) async -> [(event: T.Event, state: T.State)] {
-        let steps = await run(from: initial, taking: path)
-        guard steps.count == path.count else { return [] }
-        return steps.last ?? []
+        after path: [StateGraph<T, Node>.Step], at expected: T.State, taking step: StateGraph<T, Node>.Step,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> [(event: T.Event, state: T.State)]? {
+        for _ in 0..<3 {
+            let steps = await run(from: initial, taking: path + [step])
+            let reached = steps.prefix(path.count).joined().last?.state ?? initial
+            guard steps.count >= path.count, reached == expected else { continue }
+            guard steps.count == path.count + 1 else { return [] }
+            return steps.last ?? []
+        }
+        return nil
     }
 
     /// The name of the transition the `index`th event that `step` led to
@@ -433,6 +461,7 @@ final class Probe<T: EffectTransducer> {
             if case .wait = step, let clock {
                 for _ in 0..<10 {
                     let before = log.count
+                    await Self.untilSomethingSleeps(on: clock, orNoneIsInFlight: log)
                     // A generous real-time bound: `run`'s default (0.5 s)
                     // is too short when a loaded machine starves the
                     // background-priority tasks the test clock yields to.
@@ -447,6 +476,27 @@ final class Probe<T: EffectTransducer> {
         await task.value
         log.stopMonitor()
         return results
+    }
+
+    /// Returns once something sleeps on `clock`, or no operation of the
+    /// run is in flight, or a second has passed.
+    ///
+    /// The run settles (waits for events) as soon as it has started an
+    /// operation's task; that task reaches its sleep on the clock a moment
+    /// later, and much later on a loaded machine. Running the clock before
+    /// then would find nothing to wake, and the exploration would depend on
+    /// the machine's load. A task in flight that never sleeps on the clock
+    /// (it awaits something else) costs the second.
+    static func untilSomethingSleeps(
+        on clock: TestClock<Duration>, orNoneIsInFlight log: RunLog<T>,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        let deadline = ContinuousClock.now + .seconds(1)
+        while log.operationsInFlight > 0, ContinuousClock.now < deadline {
+            // `checkSuspension` throws when something sleeps on the clock.
+            if (try? await clock.checkSuspension()) == nil { return }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     /// A path, its events named by `eventName`.

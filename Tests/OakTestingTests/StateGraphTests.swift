@@ -7,6 +7,7 @@ import Clocks
 import Foundation
 import Oak
 import OakTesting
+import Synchronization
 import Testing
 
 /// A door whose lock answers through an operation; `jammed` has no way out.
@@ -149,6 +150,27 @@ struct StateGraphTests {
             "\(issue)".contains("stopped early: more than 12")
         }
         #expect(!(await graph.verifyTransitions()).isComplete)
+    }
+
+    /// A state is explored by replaying the path that found it; an
+    /// environment that answers the first run only sends the replays
+    /// elsewhere. The exploration says so instead of drawing the edges of
+    /// a state it is not in.
+    @Test func anEnvironmentThatAnswersDifferentlyIsReportedNotDrawn() async {
+        let runs = Mutex(0)
+        let graph = await StateGraph.explore(
+            Door.self, from: .closed, events: [.open, .close],
+            env: {
+                let first = runs.withLock { runs in
+                    runs += 1
+                    return runs == 1
+                }
+                return Door.Env(unlock: { if !first { throw CancellationError() } })
+            },
+            node: { $0 })
+        #expect(graph.isTruncated)
+        #expect(graph.truncation?.contains("replaying open three times did not come back") == true)
+        #expect(!graph.edges.contains { $0.from == .open && $0.event == "close" })
     }
 
     @Test func mermaidAndDotAreWritten() async throws {

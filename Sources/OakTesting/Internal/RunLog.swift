@@ -215,6 +215,21 @@ final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @uncheck
     /// How many entries there are.
     var count: Int { lock.withLock { entries.count } }
 
+    /// How many operations have started and not ended.
+    var operationsInFlight: Int {
+        lock.withLock {
+            var started = Set<UInt64>()
+            for entry in entries {
+                switch entry {
+                case .operationStarted(let info): started.insert(info.sequenceNumber)
+                case .operationEnded(let info, _): started.remove(info.sequenceNumber)
+                default: break
+                }
+            }
+            return started.count
+        }
+    }
+
     /// Whether the run has ended.
     var hasEnded: Bool {
         lock.withLock {
