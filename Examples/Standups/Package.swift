@@ -167,8 +167,9 @@ let package = Package(
         .executableTarget(
             name: "App",
             dependencies: [
-                "AppFeature", "Devices", "LiveProviders", "RecordMeeting", "SpeechRecognizer", "StandupDetail",
-                "StandupsProvider", "StandupsStore", "StandupsTerminal", "StandupsWeb", "PostgresStandups",
+                "AppFeature", "Devices", "LiveProviders", "Models", "RecordMeeting", "SpeechRecognizer",
+                "StandupDetail", "StandupsProvider", "StandupsStore", "StandupsTerminal", "StandupsWeb",
+                "PostgresStandups",
                 .product(name: "PostgresSupport", package: "AppSupport"),
                 .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

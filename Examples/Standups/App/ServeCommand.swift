@@ -8,6 +8,7 @@ import Devices
 import Foundation
 import LiveProviders
 import Logging
+import Models
 import PostgresStandups
 import PostgresSupport
 import RecordMeeting
@@ -118,7 +119,7 @@ struct Serve: AsyncParsableCommand {
                 logger: Logger(label: "oak.standups.web"))
         } catch {
             await env.meetings.stop()
-            await env.standups.close()
+            await env.standups.close(waitingAtMost: .seconds(2))
             await homes?.close()
             await storage.close()
             throw error
@@ -148,7 +149,7 @@ struct Serve: AsyncParsableCommand {
         } catch {
             failover?.cancel()
             await env.meetings.stop()
-            await env.standups.close()
+            await env.standups.close(waitingAtMost: .seconds(2))
             await homes?.close()
             await storage.close()
             throw error
@@ -158,18 +159,39 @@ struct Serve: AsyncParsableCommand {
         // Each meeting in progress writes its last checkpoint (the next
         // process resumes it), and every change is durable, before the
         // storage closes — within 5 seconds: a store that does not answer
-        // does not keep the process from exiting (what it did not take is
-        // in the log, and the meetings' checkpoints are those written last).
-        let finished = await Self.within(.seconds(5)) {
-            await env.meetings.stop()
-            await env.standups.close()
+        // does not keep the process from exiting. What it did not take is
+        // in the log, change by change (a meeting's checkpoint stays: the
+        // next process saves it).
+        let logger = Logger(label: "oak.standups.web")
+        if !(await Self.within(.seconds(2), { await env.meetings.stop() })) {
+            logger.error(
+                """
+                The meetings' last checkpoints could not be written within 2 seconds of the stop; \
+                the next process resumes each from the one written before.
+                """)
         }
-        if !finished {
-            Logger(label: "oak.standups.web").error(
-                "The meetings and the stand-ups could not be written within 5 seconds of the stop; exiting anyway.")
+        let unsaved = Mutex<[StandupChange]?>(nil)
+        let closed = await Self.within(.seconds(3)) {
+            let changes = await env.standups.close(waitingAtMost: .milliseconds(2_500))
+            unsaved.withLock { $0 = changes }
         }
+        Self.report(closed ? unsaved.withLock { $0 } ?? [] : nil, to: logger)
         await homes?.close()
         await storage.close()
+    }
+
+    /// Logs what the store did not take before the stop: each change, or
+    /// (`nil`) that the provider did not answer.
+    static func report(_ unsaved: [StandupChange]?, to logger: Logger) {
+        guard let unsaved else {
+            logger.error("The stand-ups' provider did not end within 3 seconds of the stop; exiting anyway.")
+            return
+        }
+        for change in unsaved {
+            logger.error(
+                "Not saved: the store did not take this change before the stop; make it again.",
+                metadata: ["change": "\(change.summary)"])
+        }
     }
 
     /// Runs `work`, waiting for it at most `limit`; whether it finished. A

@@ -184,18 +184,25 @@ struct Meet: AsyncParsableCommand {
             try await StandupsTerminalApp(terminal: terminal).run(env: env)
         } catch {
             await env.meetings.stop()
-            await env.standups.close()
+            await env.standups.close(waitingAtMost: .seconds(5))
             await homes?.close()
             await storage.close()
             if let error = error as? TerminalError { throw CommandError("\(error)") }
             throw error
         }
         // A meeting in progress is kept (its last checkpoint) for the next
-        // start; every change is durable before the store closes.
+        // start; every change is durable before the store closes, or, when
+        // the store does not take it within 5 seconds, said change by
+        // change, and the program ends with 1.
         await env.meetings.stop()
-        await env.standups.close()
+        let unsaved = await env.standups.close(waitingAtMost: .seconds(5))
         await homes?.close()
         await storage.close()
+        guard unsaved.isEmpty else {
+            throw CommandError(
+                "The store did not take these changes before the app ended; they are not saved:\n"
+                    + unsaved.map { "  - \($0.summary)" }.joined(separator: "\n"))
+        }
     }
 }
 

@@ -30,6 +30,27 @@ public enum StandupChange: Equatable, Hashable, Sendable {
         case .delete(let id), .addMeeting(_, let id), .deleteMeeting(_, let id): id
         }
     }
+
+    /// The change in a line a person can act on (what a stopping process
+    /// reports when the store did not take it): what it does, to which
+    /// stand-up, with the text typed. Titles and names are quoted with
+    /// their control characters escaped, so the line is safe to print.
+    public var summary: String {
+        func describe(_ standup: Standup) -> String {
+            let names = standup.attendees.map { String(reflecting: $0.name) }.joined(separator: ", ")
+            return "\(String(reflecting: standup.title)) (\(standup.id)), \(standup.durationSeconds / 60) min, "
+                + "attendees: \(names.isEmpty ? "none" : names)"
+        }
+        switch self {
+        case .add(let standup): return "add the stand-up " + describe(standup)
+        case .update(let standup), .edit(let standup, _): return "edit the stand-up " + describe(standup)
+        case .delete(let id): return "delete the stand-up \(id)"
+        case .addMeeting(let meeting, let id):
+            return "save the meeting \(meeting.id) of the stand-up \(id) (\(meeting.date.formatted(.iso8601)), "
+                + "transcript: \(meeting.transcript.count) characters)"
+        case .deleteMeeting(let meeting, let id): return "delete the meeting \(meeting) of the stand-up \(id)"
+        }
+    }
 }
 
 extension IdentifiedArray where ID == Standup.ID, Element == Standup {

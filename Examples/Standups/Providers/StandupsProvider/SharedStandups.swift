@@ -71,24 +71,33 @@ public final class SharedStandups: Sendable {
         return false
     }
 
-    /// Waits until every change is durable — or writing has failed, or the
-    /// stand-ups never loaded — then ends the provider's run. Call it once
-    /// the sessions have ended; nothing to do when none attached.
-    public func close() async {
-        guard let running = task.withLock({ $0 }) else { return }
-        for await state in run.states where state.isSettled {
-            break
+    /// Waits until every change is durable — the provider goes on trying
+    /// a store that is away — at most `limit` on `clock`, then ends the
+    /// provider's run. Returns the changes that were not durable by then,
+    /// in order, for the caller to report (a stopping process cannot keep
+    /// them): none when every change was written, or nothing was loaded.
+    /// Call it once the sessions have ended; nothing to do when none
+    /// attached.
+    @discardableResult
+    public func close(
+        waitingAtMost limit: Duration, clock: any Clock<Duration> = ContinuousClock()
+    ) async -> [StandupChange] {
+        guard let running = task.withLock({ $0 }) else { return [] }
+        let run = self.run
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await state in run.states where state.phase != .loaded || state.isSaved {
+                    break
+                }
+            }
+            group.addTask { try? await clock.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
         }
+        let state = run.state
+        let unsaved = state.phase == .loaded ? state.writing + state.queued : []
         run.proxy.cancel()
         await running.value
-    }
-}
-
-extension StandupsProvider.State {
-    /// Whether nothing is left to write: every change is durable, or
-    /// writing stopped after a failure (until retried), or loading is not
-    /// done (nothing can have changed).
-    public var isSettled: Bool {
-        phase != .loaded || isSaved || failure != nil
+        return unsaved
     }
 }

@@ -13,6 +13,7 @@ import StandupDetail
 import StandupForm
 import StandupsProvider
 import StandupsTestSupport
+import Synchronization
 import Testing
 
 @Suite("The app", .timeLimit(.minutes(1)))
@@ -285,12 +286,69 @@ struct AppFeatureTests {
         try await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
         try await app.send(.list(.confirmAdd)) { !$0.data.writing.isEmpty }
         await app.end()
-        let closed = Task { await env.standups.close() }
+        let closed = Task { await env.standups.close(waitingAtMost: .seconds(60)) }
         #expect(store.standups.isEmpty)
         open.yield()
-        await closed.value
+        #expect(await closed.value == [])
         #expect(store.standups.map(\.id) == [UUID(number: 1)])
         #expect(env.standups.run.ending != nil)
+    }
+
+    /// A store that is away when the app stops is waited for: the
+    /// provider goes on trying it, and closing returns once it took the
+    /// change — a failed write does not end the wait.
+    @Test func closingWaitsForAStoreThatIsAway() async throws {
+        let store = MockStandupsStore([])
+        let clock = TestClock()
+        let failures = Mutex(1)
+        let mock = StandupsProvider.Dependencies.mock(store)
+        let env = appEnv(
+            store,
+            standups: StandupsProvider.Dependencies(
+                load: mock.load,
+                save: { changes throws(StoreFailure) in
+                    let away = failures.withLock { failures in
+                        defer { failures -= 1 }
+                        return failures > 0
+                    }
+                    if away { throw StoreFailure(summary: "The database is away.", detail: "The database is away.") }
+                    return try await mock.save(changes)
+                },
+                startOver: mock.startOver, clock: clock))
+        let app = try await started(store, env: env)
+        try await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        try await app.send(.list(.confirmAdd)) { $0.data.failure != nil }
+        await app.end()
+        let closed = Task { await env.standups.close(waitingAtMost: .seconds(60)) }
+        // The retry's timer, on the test clock.
+        while store.standups.isEmpty { await clock.advance(by: .seconds(1)) }
+        #expect(await closed.value == [])
+        #expect(store.standups.map(\.id) == [UUID(number: 1)])
+    }
+
+    /// What the store has not taken by the limit is handed back, in order,
+    /// for the stopping process to report; the provider's run ends.
+    @Test func closingHandsBackWhatTheStoreDidNotTakeByTheLimit() async throws {
+        let store = MockStandupsStore([])
+        let mock = StandupsProvider.Dependencies.mock(store)
+        let env = appEnv(
+            store,
+            standups: StandupsProvider.Dependencies(
+                load: mock.load,
+                save: { _ throws(StoreFailure) in
+                    throw StoreFailure(summary: "The disk is full.", detail: "The disk is full.")
+                },
+                startOver: mock.startOver, clock: TestClock()))
+        let app = try await started(store, env: env)
+        try await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        try await app.send(.list(.confirmAdd)) { $0.data.failure != nil }
+        let added = try #require(app.state.data.standups.first)
+        await app.end()
+        let unsaved = await env.standups.close(waitingAtMost: .seconds(60), clock: ImmediateClock())
+        #expect(unsaved.map(\.standupID) == [added.id])
+        #expect(unsaved.first?.summary.hasPrefix("add the stand-up \"") == true)
+        #expect(env.standups.run.ending != nil)
+        #expect(store.standups.isEmpty)
     }
 
     @Test func aMeetingThatRunsInAnotherProcessIsSaidAndNotStartedHereToo() async throws {

@@ -214,7 +214,7 @@ struct LiveProviderTests {
         #expect(try await dependencies.load() == [.mock])
         var updates = dependencies.updates().makeAsyncIterator()
         #expect(await updates.next() == [.mock])
-        try await dependencies.save([.add(.productMock)])
+        _ = try await dependencies.save([.add(.productMock)])
         #expect(await updates.next() == [.mock, .productMock])
         #expect(try StandupsStore(directory: scratch.data).load() == [.mock, .productMock])
     }

@@ -1,9 +1,14 @@
-// A full disk under a running meeting (SQLite): the stand-ups' file on a
-// small file system of its own (tmpfs), filled up by another file while a
-// meeting runs. The meeting goes on, its save waits (the page says so),
-// and once there is room again it is written by itself, once. Needs to
-// mount a file system (root with CAP_SYS_ADMIN, as on CI); skipped
-// otherwise, saying why.
+// A full disk and a read-only data file under a running meeting (SQLite).
+// The meeting goes on, its save waits (the page says so), and once the
+// file can be written again the meeting is written by itself, once.
+//
+// The full disk is a small file system of its own (tmpfs) filled up by
+// another file: it needs to mount one (root with CAP_SYS_ADMIN, as on CI).
+// The read-only file is made immutable (`chattr +i`, CAP_LINUX_IMMUTABLE):
+// permission bits do not stop root, nor a process whose file is already
+// open, while an immutable file refuses every write at once. Its shared
+// memory index (`-shm`) is left alone, as SQLite maps it. Each is skipped
+// without its capability, saying why.
 
 import Foundation
 import Models
@@ -13,15 +18,21 @@ import TerminalTesting
 import Testing
 import WebTesting
 
-/// Whether this process may mount a file system: CAP_SYS_ADMIN (bit 21)
-/// among its effective capabilities.
-let mayMount: Bool = {
+/// Whether this process has capability `bit` among its effective ones.
+func hasCapability(_ bit: Int) -> Bool {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
         let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
         let capabilities = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16)
     else { return false }
-    return capabilities & (1 << 21) != 0
-}()
+    return capabilities & (1 << bit) != 0
+}
+
+/// Whether this process may mount a file system (CAP_SYS_ADMIN).
+let mayMount = hasCapability(21)
+
+/// Whether this process may make a file immutable (CAP_LINUX_IMMUTABLE,
+/// and `chattr`).
+let mayMakeImmutable = hasCapability(9) && FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr")
 
 @Suite(
     "A full disk", .serialized, .timeLimit(.minutes(2)),
@@ -47,33 +58,50 @@ struct FullDiskTests {
     }
 
     private func run(on disk: URL) async throws {
+        let filler = disk.appendingPathComponent("filler")
+        try await Self.meetingGoesOnWhileTheStoreCannotWrite(
+            in: disk, blocking: { _ in try Self.fill(filler) },
+            unblocking: { _ in try FileManager.default.removeItem(at: filler) })
+    }
+
+    /// Starts a meeting, blocks the store's writes with `blocking` while it
+    /// runs, ends and saves it, checks that it goes on and that the page
+    /// says the save waits; then unblocks them and checks that the meeting
+    /// is written by itself, once.
+    static func meetingGoesOnWhileTheStoreCannotWrite(
+        in parent: URL, blocking: (URL) async throws -> Void, unblocking: (URL) async throws -> Void
+    ) async throws {
         let daily = Standup(
             id: UUID(number: 0xD15C), title: "Daily", durationSeconds: 600,
             attendees: [Attendee(id: UUID(number: 0xD15D), name: "Ann")])
-        try await StandupsWebTests.Fixture.with(standups: [daily], in: disk) { web in
+        try await StandupsWebTests.Fixture.with(standups: [daily], in: parent) { web in
             let client = WebClient(base: web.host.baseURL)
             let token = try #require(WebClient.token(in: try await client.get("/").body))
             let pages = client.events()
             try await StandupsWebTests.startMeeting(
                 of: daily.id.uuidString, client: client, token: token, pages: pages)
 
-            // The disk fills up.
-            let filler = disk.appendingPathComponent("filler")
-            try Self.fill(filler)
-            // The meeting goes on, and is ended and saved: the save waits,
-            // and the page says so.
-            let full = try await pages.first(where: { Self.elapsed(in: $0) != nil }, "the meeting")
-            let elapsed = try #require(Self.elapsed(in: full))
-            _ = try await pages.first(where: { (Self.elapsed(in: $0) ?? 0) >= elapsed + 2 }, "the meeting going on")
-            #expect(try await client.intent("meeting.end", token: token).status == 204)
-            _ = try await pages.first(where: { $0.contains("meeting.save") }, "the question")
-            #expect(try await client.intent("meeting.save", token: token).status == 204)
-            _ = try await pages.first(
-                where: { $0.contains("id=\"save-failure\"") && $0.contains("id=\"saving\"") },
-                "the save waiting, said")
+            // The store cannot write.
+            try await blocking(web.directory)
+            do {
+                // The meeting goes on, and is ended and saved: the save
+                // waits, and the page says so.
+                let now = try await pages.first(where: { Self.elapsed(in: $0) != nil }, "the meeting")
+                let elapsed = try #require(Self.elapsed(in: now))
+                _ = try await pages.first(where: { (Self.elapsed(in: $0) ?? 0) >= elapsed + 2 }, "the meeting going on")
+                #expect(try await client.intent("meeting.end", token: token).status == 204)
+                _ = try await pages.first(where: { $0.contains("meeting.save") }, "the question")
+                #expect(try await client.intent("meeting.save", token: token).status == 204)
+                _ = try await pages.first(
+                    where: { $0.contains("id=\"save-failure\"") && $0.contains("id=\"saving\"") },
+                    "the save waiting, said")
+            } catch {
+                try? await unblocking(web.directory)
+                throw error
+            }
 
-            // Room again: written by itself, once.
-            try FileManager.default.removeItem(at: filler)
+            // It can again: written by itself, once.
+            try await unblocking(web.directory)
             _ = try await pages.first(
                 where: { !$0.contains("id=\"save-failure\"") && $0.contains("id=\"detail\"") },
                 "the stand-up, its meeting saved")
@@ -97,4 +125,45 @@ struct FullDiskTests {
     }
 
     static func elapsed(in page: String) -> Int? { elapsedSeconds(in: page) }
+}
+
+@Suite(
+    "A read-only data file", .serialized, .timeLimit(.minutes(2)),
+    .enabled(if: mayMakeImmutable, "needs to make a file immutable (root with CAP_LINUX_IMMUTABLE)"))
+struct ReadOnlyFileTests {
+
+    @Test func aMeetingGoesOnWhileTheDataFileIsReadOnlyAndIsSavedOnceItIsWritable() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        // The files are made writable again whatever happens, or the
+        // scratch directory could not be removed.
+        var immutable: [URL] = []
+        defer { _ = try? Self.chattr("-i", immutable) }
+        try await FullDiskTests.meetingGoesOnWhileTheStoreCannotWrite(
+            in: scratch.url,
+            blocking: { directory in
+                immutable = try FileManager.default.contentsOfDirectory(
+                    at: directory, includingPropertiesForKeys: nil
+                ).filter { $0.lastPathComponent.hasPrefix(StandupsStore.fileName) && !$0.path.hasSuffix("-shm") }
+                try #require(!immutable.isEmpty, "no stand-ups file in \(directory.path)")
+                try Self.chattr("+i", immutable)
+            },
+            unblocking: { _ in
+                try Self.chattr("-i", immutable)
+                immutable = []
+            })
+    }
+
+    /// Runs `chattr` with `flag` on `files`, throwing unless it succeeds.
+    static func chattr(_ flag: String, _ files: [URL]) throws {
+        guard !files.isEmpty else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag] + files.map(\.path)
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: files[0].path])
+        }
+    }
 }
