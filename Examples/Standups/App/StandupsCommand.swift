@@ -184,18 +184,20 @@ struct Meet: AsyncParsableCommand {
             try await StandupsTerminalApp(terminal: terminal).run(env: env)
         } catch {
             await env.meetings.stop()
-            await env.standups.close(waitingAtMost: .seconds(5))
+            await env.standups.close(waitingAtMost: .seconds(1))
             await homes?.close()
             await storage.close()
             if let error = error as? TerminalError { throw CommandError("\(error)") }
             throw error
         }
         // A meeting in progress is kept (its last checkpoint) for the next
-        // start; every change is durable before the store closes, or, when
-        // the store does not take it within 5 seconds, said change by
-        // change, and the program ends with 1.
+        // start. The app itself waits for every change to be durable before
+        // it quits ("Saving before quitting…"), unless its user quits at
+        // once: what the store has not taken then (a write in flight is
+        // given a second) is said change by change, and the program ends
+        // with 1.
         await env.meetings.stop()
-        let unsaved = await env.standups.close(waitingAtMost: .seconds(5))
+        let unsaved = await env.standups.close(waitingAtMost: .seconds(1))
         await homes?.close()
         await storage.close()
         guard unsaved.isEmpty else {

@@ -18,22 +18,6 @@ import TerminalTesting
 import Testing
 import WebTesting
 
-/// Whether this process has capability `bit` among its effective ones.
-func hasCapability(_ bit: Int) -> Bool {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
-        let capabilities = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16)
-    else { return false }
-    return capabilities & (1 << bit) != 0
-}
-
-/// Whether this process may mount a file system (CAP_SYS_ADMIN).
-let mayMount = hasCapability(21)
-
-/// Whether this process may make a file immutable (CAP_LINUX_IMMUTABLE,
-/// and `chattr`).
-let mayMakeImmutable = hasCapability(9) && FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr")
-
 @Suite(
     "A full disk", .serialized, .timeLimit(.minutes(2)),
     .enabled(if: mayMount, "needs to mount a small file system (root with CAP_SYS_ADMIN)"))
@@ -138,32 +122,17 @@ struct ReadOnlyFileTests {
         // The files are made writable again whatever happens, or the
         // scratch directory could not be removed.
         var immutable: [URL] = []
-        defer { _ = try? Self.chattr("-i", immutable) }
+        defer { _ = try? chattr("-i", immutable) }
         try await FullDiskTests.meetingGoesOnWhileTheStoreCannotWrite(
             in: scratch.url,
             blocking: { directory in
-                immutable = try FileManager.default.contentsOfDirectory(
-                    at: directory, includingPropertiesForKeys: nil
-                ).filter { $0.lastPathComponent.hasPrefix(StandupsStore.fileName) && !$0.path.hasSuffix("-shm") }
+                immutable = try sqliteFiles(named: StandupsStore.fileName, in: directory)
                 try #require(!immutable.isEmpty, "no stand-ups file in \(directory.path)")
-                try Self.chattr("+i", immutable)
+                try chattr("+i", immutable)
             },
             unblocking: { _ in
-                try Self.chattr("-i", immutable)
+                try chattr("-i", immutable)
                 immutable = []
             })
-    }
-
-    /// Runs `chattr` with `flag` on `files`, throwing unless it succeeds.
-    static func chattr(_ flag: String, _ files: [URL]) throws {
-        guard !files.isEmpty else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        process.arguments = [flag] + files.map(\.path)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: files[0].path])
-        }
     }
 }
