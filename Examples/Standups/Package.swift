@@ -204,11 +204,17 @@ let package = Package(
             path: "Tests/ModelsTests"),
         .testTarget(
             name: "StandupFormTests",
-            dependencies: ["StandupForm", "Models", .product(name: "Common", package: "AppSupport")],
+            dependencies: [
+                "StandupForm", "Models", .product(name: "Common", package: "AppSupport"),
+                .product(name: "Oak", package: "Oak"), .product(name: "OakTesting", package: "Oak"),
+            ],
             path: "Tests/StandupFormTests"),
         .testTarget(
             name: "StandupsListTests",
-            dependencies: ["StandupsList", "StandupForm", "Models"],
+            dependencies: [
+                "StandupsList", "StandupForm", "Models", .product(name: "Oak", package: "Oak"),
+                .product(name: "OakTesting", package: "Oak"),
+            ],
             path: "Tests/StandupsListTests"),
         .testTarget(
             name: "StandupDetailTests",

@@ -199,7 +199,7 @@ public struct StateGraph<T: BaseTransducer, Node: Hashable & CustomStringConvert
     }
 }
 
-extension StateGraph where T: EffectTransducer {
+extension StateGraph {
     /// Explores the states of `type` from `initialState`.
     ///
     /// Every state found is explored by replaying, in a fresh run, the path
@@ -267,6 +267,32 @@ extension StateGraph where T: EffectTransducer {
     }
 }
 
+extension StateGraph where T: Transducer {
+    /// Explores the states of the pure transducer `type` from
+    /// `initialState`: ``explore(_:from:events:env:clock:node:eventName:allowing:maxStates:maxDepth:isolation:)``
+    /// with no environment and no clock, each path run by the runtime.
+    ///
+    /// ```swift
+    /// let graph = await StateGraph.explore(
+    ///     Turnstile.self, from: .locked, events: [.coin, .push], node: { $0 })
+    /// ```
+    public static func explore(
+        _ type: T.Type,
+        from initialState: T.State,
+        events: [T.Event],
+        node: @escaping (T.State) -> Node,
+        eventName: @escaping (T.Event) -> String = { "\($0)" },
+        allowing: @escaping (T.State, T.Event) -> Bool = { _, _ in true },
+        maxStates: Int = 100,
+        maxDepth: Int = 20,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> Self {
+        await explore(
+            type, from: initialState, events: events, env: {}, node: node, eventName: eventName,
+            allowing: allowing, maxStates: maxStates, maxDepth: maxDepth)
+    }
+}
+
 extension StateGraph {
     init(
         initial: Node, replay: @escaping ([Step], Node, CallSite, isolated (any Actor)?) async -> Void,
@@ -279,7 +305,7 @@ extension StateGraph {
 
 }
 
-extension StateGraph where T: EffectTransducer {
+extension StateGraph {
     /// Breadth first: every sample event in every state found, each in a
     /// fresh run from that state.
     mutating func search(
@@ -374,7 +400,7 @@ extension StateGraph where T: EffectTransducer {
 /// Runs a transducer from a given state for one event and reports the
 /// states it went through. Used by one exploration at a time, on its
 /// caller's isolation.
-final class Probe<T: EffectTransducer> {
+final class Probe<T: BaseTransducer> {
     /// The state the graph is explored from.
     let initial: T.State
     let env: () -> T.Env

@@ -267,3 +267,45 @@ enum DiagramTools {
         #expect(status == 0, "\(tool) rejected the diagram:\n\(printed)")
     }
 }
+
+/// A turnstile: a pure transducer (no effects, no environment).
+enum Turnstile: Transducer {
+    enum State: Terminable, Equatable, CustomStringConvertible {
+        case locked, unlocked, broken
+        var isTerminal: Bool { self == .broken }
+        var description: String {
+            switch self {
+            case .locked: "locked"
+            case .unlocked: "unlocked"
+            case .broken: "broken"
+            }
+        }
+    }
+    enum Event: Sendable { case coin, push, kick }
+
+    static func update(_ state: inout State, event: Event) {
+        switch (state, event) {
+        case (.locked, .coin): state = .unlocked
+        case (.unlocked, .push): state = .locked
+        case (_, .kick): state = .broken
+        default: break
+        }
+    }
+}
+
+@Suite("State graphs of pure transducers")
+struct PureStateGraphTests {
+    /// A pure transducer is explored and its transitions replayed by the
+    /// runtime like an effect transducer's, without an environment.
+    @Test func aPureTransducersTransitionsAreFoundAndReplayed() async {
+        let graph = await StateGraph.explore(
+            Turnstile.self, from: .locked, events: [.coin, .push, .kick], node: { $0 })
+        graph.requireComplete()
+        #expect(graph.nodes == [.locked, .unlocked, .broken])
+        #expect(graph.edges.count == 4)
+        #expect(graph.eventsThatChangeNothing[.locked] == ["push"])
+        let coverage = await graph.verifyTransitions()
+        #expect(coverage.covered == 4 && coverage.isComplete)
+        await graph.verifyPaths()
+    }
+}
