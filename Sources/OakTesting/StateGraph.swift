@@ -68,7 +68,8 @@ public struct StateGraph<T: BaseTransducer, Node: Hashable & CustomStringConvert
     /// The nodes of terminal states.
     public private(set) var terminal: Set<Node> = []
     /// For each node, the sample events that changed nothing there (and
-    /// started nothing that did).
+    /// started nothing that did), in one of its states at least; each named
+    /// once, in the order found.
     public private(set) var eventsThatChangeNothing: [Node: [String]] = [:]
     /// The shortest list of sample events that reaches each node from the
     /// initial state (events sent back by effects follow by themselves).
@@ -352,7 +353,9 @@ extension StateGraph {
                     continue
                 }
                 if visited.isEmpty || visited.allSatisfy({ node($0.state) == from && $0.state == state }) {
-                    if case .send(let event) = candidate {
+                    if case .send(let event) = candidate,
+                        !(eventsThatChangeNothing[from]?.contains(eventName(event)) ?? false)
+                    {
                         eventsThatChangeNothing[from, default: []].append(eventName(event))
                     }
                     continue
@@ -405,6 +408,10 @@ final class Probe<T: BaseTransducer> {
     let initial: T.State
     let env: () -> T.Env
     let clock: TestClock<Duration>?
+    /// The operations (by id) that were once in flight for a whole second
+    /// with nothing sleeping on the clock: they await something else
+    /// (``untilOperationsRest(in:proxy:isolation:)``).
+    private var awaitingSomethingElse = Set<EffectID>()
 
     init(initial: T.State, env: @escaping () -> T.Env, clock: TestClock<Duration>?) {
         self.initial = initial
@@ -480,19 +487,19 @@ final class Probe<T: BaseTransducer> {
                     guard (try? await proxy.checkedSend(event)) != nil else { break }
                 }
                 _ = await log.wait(for: .processedEvent(after: start), timeout: .seconds(5))
-                _ = await log.wait(for: .settled, timeout: .seconds(5))
+                await untilOperationsRest(in: log, proxy: proxy)
             }
             // Time passes: run the clock until nothing sleeps on it and the
             // run has processed what came back.
             if case .wait = step, let clock {
+                await untilOperationsRest(in: log, proxy: proxy)
                 for _ in 0..<10 {
                     let before = log.count
-                    await Self.untilSomethingSleeps(on: clock, orNoneIsInFlight: log)
                     // A generous real-time bound: `run`'s default (0.5 s)
                     // is too short when a loaded machine starves the
                     // background-priority tasks the test clock yields to.
                     await clock.run(timeout: .seconds(30))
-                    _ = await log.wait(for: .settled, timeout: .seconds(5))
+                    await untilOperationsRest(in: log, proxy: proxy)
                     if log.count == before { break }
                 }
             }
@@ -504,23 +511,40 @@ final class Probe<T: BaseTransducer> {
         return results
     }
 
-    /// Returns once something sleeps on `clock`, or no operation of the
-    /// run is in flight, or a second has passed.
+    /// Returns once the operations in flight rest: each has ended (its
+    /// answers processed), or sleeps on the clock, or is known to await
+    /// something else — or a second has passed.
     ///
     /// The run settles (waits for events) as soon as it has started an
-    /// operation's task; that task reaches its sleep on the clock a moment
-    /// later, and much later on a loaded machine. Running the clock before
-    /// then would find nothing to wake, and the exploration would depend on
-    /// the machine's load. A task in flight that never sleeps on the clock
-    /// (it awaits something else) costs the second.
-    static func untilSomethingSleeps(
-        on clock: TestClock<Duration>, orNoneIsInFlight log: RunLog<T>,
-        isolation: isolated (any Actor)? = #isolation
+    /// operation's task; the task answers, or reaches its sleep on the
+    /// clock, a moment later, and much later on a loaded machine. Taking
+    /// the next step before then would make the exploration depend on the
+    /// machine's load. An operation still in flight after the second with
+    /// nothing sleeping on the clock (it awaits a stream, say) is
+    /// remembered by its id and not waited for again.
+    func untilOperationsRest(
+        in log: RunLog<T>, proxy: T.Proxy, isolation: isolated (any Actor)? = #isolation
     ) async {
         let deadline = ContinuousClock.now + .seconds(1)
-        while log.operationsInFlight > 0, ContinuousClock.now < deadline {
+        while true {
+            _ = await log.wait(for: .settled, timeout: .seconds(5))
+            // An event an operation sent may not have woken the parked
+            // loop yet: the log then still ends with `waiting`.
+            let mark = log.count
+            if !log.hasEnded, proxy._channel.pendingEvents > 0, ContinuousClock.now < deadline {
+                _ = await log.wait(for: .processedEvent(after: mark), timeout: .seconds(5))
+                continue
+            }
+            let waitedFor = log.operationsInFlight.filter { info in
+                info.id.map { !awaitingSomethingElse.contains($0) } ?? true
+            }
+            guard !waitedFor.isEmpty else { return }
             // `checkSuspension` throws when something sleeps on the clock.
-            if (try? await clock.checkSuspension()) == nil { return }
+            if let clock, (try? await clock.checkSuspension()) == nil { return }
+            guard ContinuousClock.now < deadline else {
+                awaitingSomethingElse.formUnion(waitedFor.compactMap(\.id))
+                return
+            }
             try? await Task.sleep(for: .milliseconds(1))
         }
     }

@@ -215,18 +215,22 @@ final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @uncheck
     /// How many entries there are.
     var count: Int { lock.withLock { entries.count } }
 
-    /// How many operations have started and not ended.
-    var operationsInFlight: Int {
+    /// The operations that have started and not ended, in the order they
+    /// started.
+    var operationsInFlight: [EffectInfo] {
         lock.withLock {
-            var started = Set<UInt64>()
+            var started: [UInt64: EffectInfo] = [:]
+            var order: [UInt64] = []
             for entry in entries {
                 switch entry {
-                case .operationStarted(let info): started.insert(info.sequenceNumber)
-                case .operationEnded(let info, _): started.remove(info.sequenceNumber)
+                case .operationStarted(let info):
+                    started[info.sequenceNumber] = info
+                    order.append(info.sequenceNumber)
+                case .operationEnded(let info, _): started[info.sequenceNumber] = nil
                 default: break
                 }
             }
-            return started.count
+            return order.compactMap { started[$0] }
         }
     }
 

@@ -44,6 +44,7 @@ public enum ComicsDiagram {
             s1 --> s2: cancel
             s2 --> s1: next
             s3 --> s1: next
+            s2 --> s2: previous
 
         """
 
@@ -86,6 +87,7 @@ public enum ComicsDiagram {
             "loading" -> "showing" [label="cancel"];
             "showing" -> "loading" [label="next"];
             "not found" -> "loading" [label="next"];
+            "showing" -> "showing" [label="previous"];
         }
 
         """

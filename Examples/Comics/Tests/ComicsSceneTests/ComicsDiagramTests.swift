@@ -17,18 +17,30 @@ struct ComicsDiagramTests {
     /// The graph of the feature from its initial state. The mock's comics
     /// arrive after a second on a test clock, so that a load in flight is
     /// a state the feature rests in (where it may be cancelled or
-    /// replaced), and the explorer's time passing brings them.
+    /// replaced), and the explorer's time passing brings them. Every comic
+    /// may be marked as a favourite and the marks add up, so the latest
+    /// alone is marked here: that bounds the states without losing a
+    /// transition.
     static func explore() async -> StateGraph<Comics, String> {
         let clock = TestClock()
         return await StateGraph.explore(
             Comics.self, from: Comics.State(),
             events: [.start, .next, .previous, .latest, .random, .goTo(4), .cancel, .retry, .toggleFavourite],
             env: { ComicsEnv.mock.arriving(after: .seconds(1), on: clock) }, clock: clock, node: { $0.phase.name },
-            eventName: { $0.name }, maxStates: 50, maxDepth: 8)
+            eventName: { $0.name }, allowing: { state, event in event != .toggleFavourite || state.current == 10 },
+            maxStates: 2_000, maxDepth: 30)
     }
 
+    /// The exploration is complete, every transition is taken again by the
+    /// runtime from the initial state along its shortest path, and the
+    /// diagram the program prints is this one.
     @Test func theShippedDiagramIsTheTransducers() async throws {
         let graph = await Self.explore()
+        graph.requireComplete()
+        let coverage = await graph.verifyTransitions()
+        print("Transition coverage: \(coverage)")
+        #expect(coverage.covered == coverage.found && coverage.found > 20)
+
         let mermaid = graph.mermaid()
         let dot = graph.dot()
         if ProcessInfo.processInfo.environment["OAK_UPDATE_DIAGRAMS"] == "1" {
