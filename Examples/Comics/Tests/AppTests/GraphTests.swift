@@ -16,6 +16,19 @@ struct GraphTests {
         #expect(graph.output.contains("[*] --> "), "no initial state:\n\(graph.output)")
     }
 
+    /// The repository's README shows the diagram `comics graph` prints.
+    @Test func theReadmeShowsThePrintedDiagram() async throws {
+        let graph = try await Self.graph()
+        try #require(graph.exited(with: 0), "\(graph)")
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        #expect(
+            text.contains("```mermaid\n" + graph.output + "```"),
+            "README.md's Comics diagram is out of date: paste the output of `comics graph` there")
+    }
+
     @Test func graphPrintsDOT() async throws {
         let graph = try await Self.graph("--dot")
         #expect(graph.exited(with: 0), "\(graph)")
