@@ -15,7 +15,7 @@ public enum StandupChange: Equatable, Hashable, Sendable {
     /// the stand-up the edit began with: merged into the stand-up as it is
     /// when written, so that an edit made elsewhere meanwhile is kept
     /// (``Standup/merge(_:from:into:)``). What a form's Done saves.
-    case edit(Standup, from: Standup)
+    indirect case edit(Standup, from: Standup)
     /// A stand-up and its meetings removed.
     case delete(Standup.ID)
     /// A meeting of a stand-up, the newest first.

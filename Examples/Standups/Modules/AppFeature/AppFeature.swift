@@ -161,7 +161,9 @@ public enum AppFeature: EffectTransducer {
         case open(Standup.ID)
         /// A stand-up's screen's output: its state, for what it asks of
         /// the app (`request`); the app acts on it and keeps no copy.
-        case detail(UUID, StandupDetail.State)
+        /// Boxed (`indirect`), as is `meeting`: the state is large, and an
+        /// event is held by value in the run's frames.
+        indirect case detail(UUID, StandupDetail.State)
         /// This session joined a meeting's room: show it.
         case joinedMeeting(MeetingRooms.Room)
         /// The meeting of the place opened does not run here: its
@@ -175,7 +177,7 @@ public enum AppFeature: EffectTransducer {
         /// A meeting's ending changed (saving, saved, discarded): the only
         /// states of the room the app acts on. Its other states are read
         /// from the room where they are shown.
-        case meeting(UUID, RecordMeeting.State)
+        indirect case meeting(UUID, RecordMeeting.State)
         /// Back: the top screen goes (not a meeting in progress: it asks).
         case back
         /// Try the failed write again.

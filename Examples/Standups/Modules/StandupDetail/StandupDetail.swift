@@ -29,7 +29,7 @@ public enum StandupDetail: EffectTransducer {
     /// What the screen shows over itself: the edit sheet or a question.
     public enum Destination: Equatable, Hashable, Sendable {
         /// Editing a copy of the stand-up.
-        case edit(StandupForm.State)
+        indirect case edit(StandupForm.State)
         /// A question.
         case question(Question)
     }
@@ -37,11 +37,11 @@ public enum StandupDetail: EffectTransducer {
     /// What the screen asks its parent to do.
     public enum Request: Equatable, Hashable, Sendable {
         /// Save this change.
-        case save(StandupChange)
+        indirect case save(StandupChange)
         /// Delete the stand-up, and close this screen.
         case deleteStandup(Standup.ID)
         /// Start a meeting of this stand-up, recorded or not.
-        case startMeeting(Standup, isRecording: Bool)
+        indirect case startMeeting(Standup, isRecording: Bool)
         /// Show this past meeting.
         case openMeeting(Meeting.ID)
         /// Close this screen (its stand-up was deleted elsewhere and the

@@ -1,6 +1,7 @@
 // The stand-ups' provider explored by OakTesting's StateGraph: loading,
-// changes written in order, a store that is away for two writes (retried
-// on the explorer's clock), one unreachable for two loads, a damaged file
+// changes written in order, a store that is away for two writes (tried
+// again with "Try again"), one unreachable for two loads (tried again on
+// the explorer's clock), a damaged file
 // started over, edits that conflict and changes made elsewhere — every
 // transition found and taken again by the runtime. Each run has a fresh
 // in-memory store, so a path always meets the same answers.
@@ -99,7 +100,9 @@ struct StandupsProviderGraphTests {
             StandupsProvider.self, from: StandupsProvider.State(), events: Self.events,
             env: {
                 switch store {
-                case "away": Self.store(failingWrites: 2, clock: ImmediateClock())
+                // Its retries' timer never fires (a clock nobody runs):
+                // "Try again" (`retry`) is what writes again.
+                case "away": Self.store(failingWrites: 2, clock: TestClock())
                 case "unreachable": Self.store(failingLoads: 2, clock: clock)
                 case "damaged": Self.store(damaged: true, clock: clock)
                 default: Self.store(clock: clock)
@@ -107,8 +110,10 @@ struct StandupsProviderGraphTests {
             },
             clock: store == "away" ? nil : clock, node: Self.node, eventName: Self.name,
             allowing: { state, event in
-                // Conflicts reported add up: once is enough.
+                // Conflicts reported add up, and so do changes waiting
+                // for a store that is away: a few are enough.
                 if case .conflicted = event { return state.conflicts.isEmpty }
+                if case .apply = event { return state.queued.count < 2 }
                 return true
             }, maxStates: 3_000, maxDepth: 30)
         graph.requireComplete()
