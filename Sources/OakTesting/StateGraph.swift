@@ -329,6 +329,12 @@ extension StateGraph {
         var seenEdges = Set<Edge>()
         var head = 0
         while head < queue.count {
+            // A cancelled test (its time limit) ends the exploration, said.
+            guard !Task.isCancelled else {
+                isTruncated = true
+                truncation = truncation ?? "it was cancelled (the test's time limit?) before it ended"
+                break
+            }
             let (state, path) = queue[head]
             head += 1
             guard !state.isTerminal else { continue }
@@ -498,6 +504,9 @@ final class Probe<T: BaseTransducer> {
                     // A generous real-time bound: `run`'s default (0.5 s)
                     // is too short when a loaded machine starves the
                     // background-priority tasks the test clock yields to.
+                    // A cancelled test (its time limit) stops here rather
+                    // than have the clock report sleeps it could not run.
+                    guard !Task.isCancelled else { break }
                     await clock.run(timeout: .seconds(30))
                     await untilOperationsRest(in: log, proxy: proxy)
                     if log.count == before { break }

@@ -173,6 +173,23 @@ struct StateGraphTests {
         #expect(!graph.edges.contains { $0.from == .open && $0.event == "close" })
     }
 
+    /// A cancelled exploration (the test's time limit) ends, and says so,
+    /// rather than going on or hanging.
+    @Test func aCancelledExplorationEndsAndSaysSo() async {
+        let clock = TestClock()
+        let exploring = Task { @MainActor in
+            withUnsafeCurrentTask { $0?.cancel() }
+            let graph = await StateGraph.explore(
+                EffectCounter.self, from: EffectCounter.initialState, events: [.increment],
+                env: { .waiting(on: clock) }, clock: clock, node: { "\($0.value) \($0.pending)" },
+                maxStates: 10_000, maxDepth: 10_000)
+            return (graph.isTruncated, graph.truncation)
+        }
+        let (isTruncated, truncation) = await exploring.value
+        #expect(isTruncated)
+        #expect(truncation?.contains("cancelled") == true)
+    }
+
     @Test func mermaidAndDotAreWritten() async throws {
         let graph = await doorGraph()
         #expect(
