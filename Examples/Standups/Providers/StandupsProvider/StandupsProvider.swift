@@ -250,7 +250,8 @@ public enum StandupsProvider: EffectTransducer {
             id: id,
             operation: { env, input in
                 try await env.clock.sleep(for: delay)
-                await input.send(event)
+                // Refused only once the run has ended: nothing to tell.
+                try? await input.checkedSend(event)
             })
     }
 
@@ -268,11 +269,13 @@ public enum StandupsProvider: EffectTransducer {
                 do throws(StoreFailure) {
                     conflicts = try await env.save(batch)
                 } catch {
-                    await input.send(.writeFailed(error))
+                    // Refused only once the run has ended (a stop while the
+                    // store is away): the caller of `close` reports the batch.
+                    try? await input.checkedSend(.writeFailed(error))
                     return
                 }
-                if !conflicts.isEmpty { await input.send(.conflicted(conflicts)) }
-                await input.send(.wrote)
+                if !conflicts.isEmpty { try? await input.checkedSend(.conflicted(conflicts)) }
+                try? await input.checkedSend(.wrote)
             })
     }
 
@@ -291,7 +294,7 @@ public enum StandupsProvider: EffectTransducer {
             id: updatesID,
             operation: { env, input in
                 for await standups in env.updates() {
-                    await input.send(.updated(standups))
+                    guard (try? await input.checkedSend(.updated(standups))) != nil else { return }
                 }
             })
     }
