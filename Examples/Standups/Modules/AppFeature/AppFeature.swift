@@ -284,8 +284,12 @@ public enum AppFeature: EffectTransducer {
                     id: Self.providerID,
                     operation: { env, input in
                         let provider = env.standups.attach()
-                        await input.send(.attached(provider))
-                        for await _ in provider.states { await input.send(.providerChanged) }
+                        // Each send is refused only once the app's run has
+                        // ended: then there is no one left to tell.
+                        guard (try? await input.checkedSend(.attached(provider))) != nil else { return }
+                        for await _ in provider.states {
+                            guard (try? await input.checkedSend(.providerChanged)) != nil else { return }
+                        }
                     }))
             // And the meetings that run here (a stand-up's screen offers to
             // join its meeting in progress).
@@ -293,7 +297,9 @@ public enum AppFeature: EffectTransducer {
                 Effect(
                     id: Self.runningID,
                     operation: { env, input in
-                        for await running in env.meetings.running() { await input.send(.meetingsRunning(running)) }
+                        for await running in env.meetings.running() {
+                            guard (try? await input.checkedSend(.meetingsRunning(running))) != nil else { return }
+                        }
                     }))
         case .attached(let provider):
             guard state.provider == nil, !state.hasQuit else { return }
@@ -348,7 +354,7 @@ public enum AppFeature: EffectTransducer {
                             // A meeting runs in one process: the one that
                             // claimed the stand-up's meetings.
                             if case .elsewhere(let address) = await env.meetings.home(of: standup.id) {
-                                await input.send(.meetingElsewhere(standup.id, address: address))
+                                try? await input.checkedSend(.meetingElsewhere(standup.id, address: address))
                                 return
                             }
                             // A meeting of this stand-up that a process left
@@ -478,7 +484,7 @@ public enum AppFeature: EffectTransducer {
                 id: deliveryID,
                 operation: { _, input in
                     await provider.proxy.send(.apply(change))
-                    await input.send(.delivered)
+                    try? await input.checkedSend(.delivered)
                 }))
     }
 
@@ -503,7 +509,7 @@ public enum AppFeature: EffectTransducer {
                     operation: { env, input in
                         _ = try? await env.meetings.resume(only: id)
                         guard let joined = env.meetings.joinRunning(id) else {
-                            await input.send(.meetingNotHere)
+                            try? await input.checkedSend(.meetingNotHere)
                             return
                         }
                         await follow(joined, input)
@@ -516,11 +522,12 @@ public enum AppFeature: EffectTransducer {
     static func follow(
         _ joined: (room: MeetingRooms.Room, states: RoomStates), _ input: Self.Effect.Input
     ) async {
-        await input.send(.joinedMeeting(joined.room))
+        // Refused only once the app's run has ended: then it stops.
+        guard (try? await input.checkedSend(.joinedMeeting(joined.room))) != nil else { return }
         var told: RecordMeeting.Ending?
         for await meeting in joined.states where meeting.ending != told {
             told = meeting.ending
-            await input.send(.meeting(joined.room.id, meeting))
+            guard (try? await input.checkedSend(.meeting(joined.room.id, meeting))) != nil else { return }
         }
     }
 

@@ -305,7 +305,9 @@ public enum RecordMeeting: EffectTransducer {
         Effect(
             id: timerID,
             operation: { env, input in
-                try await everySecond(env.clock) { await input.send(.tick) }
+                // Refused only once the meeting's run has ended (it is
+                // being cancelled): nothing to tell.
+                try await everySecond(env.clock) { try? await input.checkedSend(.tick) }
             })
     }
 
@@ -326,18 +328,18 @@ public enum RecordMeeting: EffectTransducer {
             operation: { env, input in
                 do {
                     for try await transcript in env.speech.transcripts() {
-                        await input.send(.speechResult(transcript))
+                        guard (try? await input.checkedSend(.speechResult(transcript))) != nil else { return }
                     }
                     // A stream whose consumer was cancelled just ends: that is
                     // the meeting stopping it, not the audio ending.
                     try Task.checkCancellation()
-                    await input.send(.speechEnded)
+                    try? await input.checkedSend(.speechEnded)
                 } catch is CancellationError {
                     return
                 } catch let failure as SpeechFailure {
-                    await input.send(.speechFailed(failure))
+                    try? await input.checkedSend(.speechFailed(failure))
                 } catch {
-                    await input.send(.speechFailed(SpeechFailure(String(describing: error))))
+                    try? await input.checkedSend(.speechFailed(SpeechFailure(String(describing: error))))
                 }
             })
     }
