@@ -284,8 +284,8 @@ public enum AppFeature: EffectTransducer {
                     id: Self.providerID,
                     operation: { env, input in
                         let provider = env.standups.attach()
-                        // Each send is refused only once the app's run has
-                        // ended: then there is no one left to tell.
+                        // A send is refused only once the app's run has ended
+                        // or this operation was cancelled: then it stops.
                         guard (try? await input.checkedSend(.attached(provider))) != nil else { return }
                         for await _ in provider.states {
                             guard (try? await input.checkedSend(.providerChanged)) != nil else { return }
@@ -522,7 +522,8 @@ public enum AppFeature: EffectTransducer {
     static func follow(
         _ joined: (room: MeetingRooms.Room, states: RoomStates), _ input: Self.Effect.Input
     ) async {
-        // Refused only once the app's run has ended: then it stops.
+        // Refused only once the app's run has ended or this operation was
+        // cancelled: then it stops.
         guard (try? await input.checkedSend(.joinedMeeting(joined.room))) != nil else { return }
         var told: RecordMeeting.Ending?
         for await meeting in joined.states where meeting.ending != told {

@@ -305,8 +305,8 @@ public enum RecordMeeting: EffectTransducer {
         Effect(
             id: timerID,
             operation: { env, input in
-                // Refused only once the meeting's run has ended (it is
-                // being cancelled): nothing to tell.
+                // Refused only once the meeting's run has ended or the
+                // timer was cancelled: nothing to tell.
                 try await everySecond(env.clock) { try? await input.checkedSend(.tick) }
             })
     }

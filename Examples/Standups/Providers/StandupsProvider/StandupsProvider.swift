@@ -250,7 +250,8 @@ public enum StandupsProvider: EffectTransducer {
             id: id,
             operation: { env, input in
                 try await env.clock.sleep(for: delay)
-                // Refused only once the run has ended: nothing to tell.
+                // Refused only once the run has ended or the timer was
+                // cancelled (replaced): nothing to tell.
                 try? await input.checkedSend(event)
             })
     }
@@ -270,7 +271,7 @@ public enum StandupsProvider: EffectTransducer {
                     conflicts = try await env.save(batch)
                 } catch {
                     // Refused only once the run has ended (a stop while the
-                    // store is away): the caller of `close` reports the batch.
+                    // store is away: the caller of `close` reports the batch).
                     try? await input.checkedSend(.writeFailed(error))
                     return
                 }
