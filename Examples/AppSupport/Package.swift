@@ -101,7 +101,8 @@ let package = Package(
         .target(
             name: "PostgresSupport",
             dependencies: [
-                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                "Common", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // The PostgreSQL server tests run against (OAK_TEST_POSTGRES), and
         // a database of its own for each test.

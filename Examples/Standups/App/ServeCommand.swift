@@ -4,6 +4,7 @@
 
 import AppFeature
 import ArgumentParser
+import Common
 import Devices
 import Foundation
 import LiveProviders
@@ -163,19 +164,15 @@ struct Serve: AsyncParsableCommand {
         // in the log, change by change (a meeting's checkpoint stays: the
         // next process saves it).
         let logger = Logger(label: "oak.standups.web")
-        if !(await Self.within(.seconds(2), { await env.meetings.stop() })) {
+        if await within(.seconds(2), { await env.meetings.stop() }) == nil {
             logger.error(
                 """
                 The meetings' last checkpoints could not be written within 2 seconds of the stop; \
                 the next process resumes each from the one written before.
                 """)
         }
-        let unsaved = Mutex<[StandupChange]?>(nil)
-        let closed = await Self.within(.seconds(3)) {
-            let changes = await env.standups.close(waitingAtMost: .milliseconds(2_500))
-            unsaved.withLock { $0 = changes }
-        }
-        Self.report(closed ? unsaved.withLock { $0 } ?? [] : nil, to: logger)
+        let unsaved = await within(.seconds(3)) { await env.standups.close(waitingAtMost: .milliseconds(2_500)) }
+        Self.report(unsaved, to: logger)
         await homes?.close()
         await storage.close()
     }
@@ -191,31 +188,6 @@ struct Serve: AsyncParsableCommand {
             logger.error(
                 "Not saved: the store did not take this change before the stop; make it again.",
                 metadata: ["change": "\(change.summary)"])
-        }
-    }
-
-    /// Runs `work`, waiting for it at most `limit`; whether it finished. A
-    /// `work` that goes on past the limit is left running (the process is
-    /// about to exit).
-    static func within(_ limit: Duration, _ work: @escaping @Sendable () async -> Void) async -> Bool {
-        let waiting = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-        let finish: @Sendable (Bool) -> Void = { finished in
-            let continuation = waiting.withLock { waiting in
-                defer { waiting = nil }
-                return waiting
-            }
-            continuation?.resume(returning: finished)
-        }
-        return await withCheckedContinuation { continuation in
-            waiting.withLock { $0 = continuation }
-            Task {
-                await work()
-                finish(true)
-            }
-            Task {
-                try? await Task.sleep(for: limit)
-                finish(false)
-            }
         }
     }
 }

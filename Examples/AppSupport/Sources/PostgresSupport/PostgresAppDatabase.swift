@@ -6,9 +6,9 @@
 // a connection of their own that comes back after a lost connection, saying
 // so, because what was sent meanwhile is lost and must be read again.
 
+import Common
 import Logging
 import PostgresNIO
-import Synchronization
 
 /// An open PostgreSQL database.
 ///
@@ -241,46 +241,14 @@ public final class PostgresAppDatabase: Sendable {
     ///
     /// Returns at `timeout` even when `body` does not end when it is
     /// cancelled (a statement on a connection the server killed can wait on
-    /// in postgres-nio): a task group would wait for it, so `body` runs in a
-    /// task of its own, cancelled and left to end on its own.
+    /// in postgres-nio): Common's `within(_:_:)`.
     public static func within<Value: Sendable>(
         _ timeout: Duration, _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        let work = Task { try await body() }
-        let race = Race()
-        let finished = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                race.waiter.withLock { $0 = continuation }
-                Task {
-                    _ = await work.result
-                    race.end(finished: true)
-                }
-                let timer = Task {
-                    try? await Task.sleep(for: timeout)
-                    race.end(finished: false)
-                }
-                race.timer.withLock { $0 = timer }
-            }
-        } onCancel: {
-            work.cancel()
-        }
-        race.timer.withLock { $0 }?.cancel()
-        guard finished else {
-            work.cancel()
+        guard let value = try await Common.within(timeout, body) else {
             throw PostgresAppDatabaseError.timedOut(timeout)
         }
-        return try await work.value
-    }
-
-    /// A statement against a timer (``within(_:_:)``): whichever ends
-    /// first resumes the waiter, once.
-    private final class Race: Sendable {
-        let waiter = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-        let timer = Mutex<Task<Void, Never>?>(nil)
-
-        func end(finished: Bool) {
-            waiter.withLock { $0.take() }?.resume(returning: finished)
-        }
+        return value
     }
 
     /// Whether the server answered `error` to a statement (a constraint, a

@@ -3,11 +3,11 @@
 // app's views and turns form posts into their intents. States are pushed to
 // open pages with Server-Sent Events; every page works without JavaScript.
 
+import Common
 import Foundation
 import Hummingbird
 import Logging
 import ServerSupport
-import Synchronization
 import UnixSignals
 import WebUI
 
@@ -187,26 +187,9 @@ public final class WebHost<App: WebApplication>: Sendable {
     /// ``stop()``, waited for at most `gracePeriod` (on the system's clock:
     /// a process that must exit keeps real time).
     func stop(within gracePeriod: Duration) async {
-        // A race of two unstructured tasks: a task group would wait for the
-        // stop it gave up on, which is what the grace period bounds.
-        let waiter = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-        let finish: @Sendable (Bool) -> Void = { finished in
-            waiter.withLock { $0.take() }?.resume(returning: finished)
-        }
-        var timer: Task<Void, Never>?
-        let finished = await withCheckedContinuation { continuation in
-            waiter.withLock { $0 = continuation }
-            Task {
-                await self.stop()
-                finish(true)
-            }
-            timer = Task {
-                try? await Task.sleep(for: gracePeriod)
-                finish(false)
-            }
-        }
-        timer?.cancel()
-        if !finished {
+        // Common's `within`: a stop that does not end in time is left
+        // running, as the grace period bounds the wait for it.
+        if await within(gracePeriod, { await self.stop() }) == nil {
             logger.warning(
                 "Stopped waiting for the sessions and connections to end after \(gracePeriod); exiting with them open.")
         }
