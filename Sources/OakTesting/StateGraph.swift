@@ -536,14 +536,8 @@ final class Probe<T: BaseTransducer> {
     ) async {
         let deadline = ContinuousClock.now + .seconds(1)
         while true {
-            _ = await log.wait(for: .settled, timeout: .seconds(5))
-            // An event an operation sent may not have woken the parked
-            // loop yet: the log then still ends with `waiting`.
-            let mark = log.count
-            if !log.hasEnded, proxy._channel.pendingEvents > 0, ContinuousClock.now < deadline {
-                _ = await log.wait(for: .processedEvent(after: mark), timeout: .seconds(5))
-                continue
-            }
+            _ = await log.settle(
+                pendingEvents: { proxy._channel.pendingEvents }, timeout: .seconds(5), until: deadline)
             let waitedFor = log.operationsInFlight.filter { info in
                 info.id.map { !awaitingSomethingElse.contains($0) } ?? true
             }

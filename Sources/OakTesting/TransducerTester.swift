@@ -460,15 +460,8 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
     /// Waits until the run has processed everything it had (it waits for
     /// events, or has ended).
     private func settle(_ site: CallSite, isolation: isolated (any Actor)? = #isolation) async -> Bool {
-        var settled = await log.wait(for: .settled, timeout: timeout)
-        // An event that an operation has sent may not have woken the parked
-        // loop yet: the log then still ends with `waiting`. Wait until the
-        // loop has processed it.
-        while settled {
-            let mark = log.count
-            guard !log.hasEnded, proxy._channel.pendingEvents > 0 else { break }
-            settled = await log.wait(for: .processedEvent(after: mark), timeout: timeout)
-        }
+        let proxy = self.proxy
+        let settled = await log.settle(pendingEvents: { proxy._channel.pendingEvents }, timeout: timeout)
         consume()
         if !settled {
             site.fail("The run did not finish processing its events within \(timeout)." + runningDescription)

@@ -241,6 +241,26 @@ final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @uncheck
         }
     }
 
+    /// Suspends until the run has settled with every event in its channel
+    /// processed (`pendingEvents` says how many are left: an event an
+    /// operation sent may not have woken the parked loop yet, and the log
+    /// then still ends with `waiting`). Each wait lasts at most `timeout`;
+    /// events that keep coming are waited for until `deadline`, if given.
+    /// Returns whether the run settled.
+    func settle(
+        pendingEvents: () -> Int, timeout: Duration, until deadline: ContinuousClock.Instant? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
+        var settled = await wait(for: .settled, timeout: timeout)
+        while settled {
+            let mark = count
+            guard !hasEnded, pendingEvents() > 0 else { break }
+            if let deadline, ContinuousClock.now >= deadline { break }
+            settled = await wait(for: .processedEvent(after: mark), timeout: timeout)
+        }
+        return settled
+    }
+
     /// Suspends until `condition` holds, or `timeout` has passed on the
     /// continuous clock. Returns whether it holds.
     ///
