@@ -13,6 +13,7 @@ import Models
 import PostgresStandups
 import PostgresSupport
 import PostgresTesting
+import StandupsTestSupport
 import TerminalTesting
 import Testing
 import WebTesting
@@ -65,12 +66,12 @@ struct DatabaseAwayTests {
             // The meeting goes on: three more seconds tick with the
             // database away (the meeting's page says the change waits too).
             let away = try await host.pages.first(
-                where: { $0.contains("id=\"save-failure\"") && TwoServersTests.elapsed(in: $0) != nil },
+                where: { $0.contains("id=\"save-failure\"") && elapsedSeconds(in: $0) != nil },
                 "the meeting, the database away")
-            let elapsedAway = try #require(TwoServersTests.elapsed(in: away))
+            let elapsedAway = try #require(elapsedSeconds(in: away))
             _ = try await host.pages.first(
                 where: {
-                    $0.contains("id=\"save-failure\"") && (TwoServersTests.elapsed(in: $0) ?? 0) >= elapsedAway + 3
+                    $0.contains("id=\"save-failure\"") && (elapsedSeconds(in: $0) ?? 0) >= elapsedAway + 3
                 }, "the meeting going on")
 
             // The database comes back: the edit is written by itself.

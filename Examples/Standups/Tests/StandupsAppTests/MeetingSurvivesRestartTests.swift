@@ -7,6 +7,7 @@
 import Foundation
 import Models
 import StandupsStore
+import StandupsTestSupport
 import TerminalTesting
 import Testing
 import WebTesting
@@ -40,12 +41,6 @@ struct MeetingSurvivesRestartTests {
         return (client, token, pages)
     }
 
-    /// The seconds a pushed meeting page shows as elapsed, if it shows one.
-    static func elapsed(in page: String) -> Int? {
-        guard let range = page.range(of: "data-elapsed=\"") else { return nil }
-        return Int(page[range.upperBound...].prefix { $0.isNumber })
-    }
-
     @Test(arguments: [SIGTERM, SIGKILL])
     func aMeetingGoesOnInTheNextServerAndIsSavedOnce(signal: Int32) async throws {
         let standups = try BuiltProgram.url(named: "standups", packagePath: "Examples/Standups")
@@ -58,8 +53,8 @@ struct MeetingSurvivesRestartTests {
         let first = try await ServerProcess.start(standups, arguments: arguments)
         let viewer = try await Self.joinMeeting(first)
         let before = try await viewer.pages.first(
-            where: { (Self.elapsed(in: $0) ?? 0) >= 2 }, "two seconds of the meeting")
-        let elapsedBefore = try #require(Self.elapsed(in: before))
+            where: { (elapsedSeconds(in: $0) ?? 0) >= 2 }, "two seconds of the meeting")
+        let elapsedBefore = try #require(elapsedSeconds(in: before))
         if signal == SIGKILL {
             await first.kill()
         } else {
@@ -74,8 +69,8 @@ struct MeetingSurvivesRestartTests {
         // meeting, at least where it was.
         let next = try await ServerProcess.start(standups, arguments: arguments)
         let again = try await Self.joinMeeting(next)
-        let resumed = try await again.pages.first(where: { Self.elapsed(in: $0) != nil }, "the resumed meeting")
-        #expect(try #require(Self.elapsed(in: resumed)) >= elapsedBefore, "\(resumed)")
+        let resumed = try await again.pages.first(where: { elapsedSeconds(in: $0) != nil }, "the resumed meeting")
+        #expect(try #require(elapsedSeconds(in: resumed)) >= elapsedBefore, "\(resumed)")
         // Ended and saved there: one meeting, under the room's id, and no
         // checkpoint left.
         #expect(try await again.client.intent("meeting.end", token: again.token).status == 204)

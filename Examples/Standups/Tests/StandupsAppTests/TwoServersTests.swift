@@ -54,8 +54,8 @@ struct TwoServersTests {
             let host = try await Browser.open(first)
             try await host.startMeeting(of: Self.daily.id)
             let before = try await host.pages.first(
-                where: { (Self.elapsed(in: $0) ?? 0) >= 2 }, "two seconds of the meeting")
-            let elapsedBefore = try #require(Self.elapsed(in: before))
+                where: { (elapsedSeconds(in: $0) ?? 0) >= 2 }, "two seconds of the meeting")
+            let elapsedBefore = try #require(elapsedSeconds(in: before))
             // …and a viewer of the second is sent there, not given a second run.
             let guest = try await Browser.open(second)
             try await guest.openStandup(Self.daily.id)
@@ -93,15 +93,15 @@ struct TwoServersTests {
             #expect(!redirected)
             _ = try await guest.pages.first(where: { $0.contains("detail.continue") }, "the question")
             #expect(try await guest.send("detail.continue") == 204)
-            let resumed = try await guest.pages.first(where: { Self.elapsed(in: $0) != nil }, "the resumed meeting")
-            #expect(try #require(Self.elapsed(in: resumed)) >= elapsedBefore, "\(resumed)")
+            let resumed = try await guest.pages.first(where: { elapsedSeconds(in: $0) != nil }, "the resumed meeting")
+            #expect(try #require(elapsedSeconds(in: resumed)) >= elapsedBefore, "\(resumed)")
             // A page of the killed process reloads at its address on a
             // live one (behind a load balancer: the same address): it
             // lands in the running meeting, with no click.
             let reloaded = try await WebClient(base: second.baseURL).get(meetingPath)
             #expect(reloaded.status == 200)
             #expect(reloaded.body.contains("id=\"meeting\""), "\(reloaded.body)")
-            #expect((Self.elapsed(in: reloaded.body) ?? 0) >= elapsedBefore)
+            #expect((elapsedSeconds(in: reloaded.body) ?? 0) >= elapsedBefore)
             // Ended there and saved, once.
             #expect(try await guest.send("meeting.end") == 204)
             _ = try await guest.pages.first(where: { $0.contains("meeting.save") }, "the question before ending")
@@ -123,9 +123,6 @@ struct TwoServersTests {
             await database.close()
         }
     }
-
-    /// The seconds a pushed meeting page shows as elapsed, if it shows one.
-    static func elapsed(in page: String) -> Int? { elapsedSeconds(in: page) }
 
     /// Runs `body` with two `standups serve` processes (meetings at
     /// `speeds`, not recorded) on a database of its own holding Daily and

@@ -70,9 +70,10 @@ struct FullDiskTests {
             do {
                 // The meeting goes on, and is ended and saved: the save
                 // waits, and the page says so.
-                let now = try await pages.first(where: { Self.elapsed(in: $0) != nil }, "the meeting")
-                let elapsed = try #require(Self.elapsed(in: now))
-                _ = try await pages.first(where: { (Self.elapsed(in: $0) ?? 0) >= elapsed + 2 }, "the meeting going on")
+                let now = try await pages.first(where: { elapsedSeconds(in: $0) != nil }, "the meeting")
+                let elapsed = try #require(elapsedSeconds(in: now))
+                _ = try await pages.first(
+                    where: { (elapsedSeconds(in: $0) ?? 0) >= elapsed + 2 }, "the meeting going on")
                 #expect(try await client.intent("meeting.end", token: token).status == 204)
                 _ = try await pages.first(where: { $0.contains("meeting.save") }, "the question")
                 #expect(try await client.intent("meeting.save", token: token).status == 204)
@@ -108,7 +109,6 @@ struct FullDiskTests {
         while (try? handle.write(contentsOf: byte)) != nil {}
     }
 
-    static func elapsed(in page: String) -> Int? { elapsedSeconds(in: page) }
 }
 
 @Suite(
