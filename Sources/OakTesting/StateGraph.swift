@@ -471,7 +471,7 @@ final class Probe<T: BaseTransducer> {
         nonisolated(unsafe) let initial = state
         let start: (T.Proxy, isolated (any Actor)?) async throws -> Void = { proxy, isolation in
             _ = try await T.run(
-                initialState: initial, proxy: proxy, env: env, output: NoCallback(), systemActor: isolation)
+                initialState: initial, proxy: proxy, env: env, output: NoCallback(), isolation: isolation)
         }
         nonisolated(unsafe) let run = start
         let inspector: any TransducerInspector = log

@@ -584,7 +584,7 @@ extension TransducerTester where T: EffectTransducer {
             site: CallSite(fileID, filePath, line, column), isolation: isolation,
             run: { proxy, isolation in
                 _ = try await T.run(
-                    initialState: initial, proxy: proxy, env: env, output: NoCallback(), systemActor: isolation)
+                    initialState: initial, proxy: proxy, env: env, output: NoCallback(), isolation: isolation)
             })
     }
 }
@@ -624,7 +624,7 @@ extension TransducerTester where T: Transducer {
             site: CallSite(fileID, filePath, line, column), isolation: isolation,
             run: { proxy, isolation in
                 _ = try await T.run(
-                    initialState: initial, proxy: proxy, output: NoCallback(), systemActor: isolation)
+                    initialState: initial, proxy: proxy, output: NoCallback(), isolation: isolation)
             })
     }
 }

@@ -102,6 +102,43 @@ enum GlobalActions: EffectTransducer {
     }
 }
 
+/// The four `action` factories of Oak's `main`: one event or several, on an
+/// isolation of their own or on the run's.
+enum ActionFactories: EffectTransducer {
+    struct State: Terminable {
+        var log: [String] = []
+        var isTerminal: Bool { log.count >= 6 }
+    }
+
+    enum Event {
+        case start
+        case note(String)
+    }
+
+    struct Env: Sendable {
+        var name = "env"
+    }
+
+    typealias Output = [String]
+
+    static func update(_ state: inout State, event: Event) -> (Self.Effect?, [String]) {
+        switch event {
+        case .start:
+            return (
+                .sequence(
+                    action { env in .note("one:\(env.name)") },
+                    action { env in [.note("many:1"), .note("many:2")] },
+                    action(isolatedAction: { env, isolated in .note("isolated one") }),
+                    action(isolatedAction: { env, isolated in [.note("isolated many:1"), .note("isolated many:2")] })
+                ), state.log
+            )
+        case .note(let text):
+            state.log.append(text)
+            return (nil, state.log)
+        }
+    }
+}
+
 /// Oak's delayed operation on a clock given to the effect.
 enum Timer: EffectTransducer {
     enum State: Terminable {
@@ -161,6 +198,13 @@ struct EffectSpellingTests {
         try proxy.send(.start)
         let log = try await GlobalActions.run(initialState: GlobalActions.State(), proxy: proxy, env: .init())
         #expect(log == ["action:env", "main:1", "main:2"])
+    }
+
+    @Test func theFourActionFactoriesOfOaksMainReturnTheirEventsInOrder() async throws {
+        let proxy = ActionFactories.Proxy()
+        try proxy.send(.start)
+        let log = try await ActionFactories.run(initialState: ActionFactories.State(), proxy: proxy, env: .init())
+        #expect(log == ["one:env", "many:1", "many:2", "isolated one", "isolated many:1", "isolated many:2"])
     }
 
     @Test func sequenceRunsItsEffectsInOrderInOneCycle() async throws {

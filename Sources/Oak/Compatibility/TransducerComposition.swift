@@ -46,16 +46,16 @@ public enum TransducerComposition {
             try await A.run(
                 initialState: states.stateA, proxy: proxies.proxyA, env: envs.envA,
                 output: MappedSubject<A.Output, SumTypeOutput<A.Output, B.Output>>(subject, SumTypeOutput.outputA),
-                systemActor: actor)
+                isolation: actor)
         }
         let runB: (isolated (any Actor)?) async throws -> B.Output = { actor in
             try await B.run(
                 initialState: states.stateB, proxy: proxies.proxyB, env: envs.envB,
                 output: MappedSubject<B.Output, SumTypeOutput<A.Output, B.Output>>(subject, SumTypeOutput.outputB),
-                systemActor: actor)
+                isolation: actor)
         }
         // Safety: each run, the shared subject and the environments are used
-        // on `isolation` only (each run's `systemActor`); the task group only
+        // on `isolation` only (each run's `isolation`); the task group only
         // starts and awaits them.
         nonisolated(unsafe) let startA = runA
         nonisolated(unsafe) let startB = runB
@@ -100,11 +100,11 @@ public enum TransducerComposition {
         let first = try await A.run(
             initialState: initialState, proxy: proxies.proxyA, env: env.envA,
             output: MappedSubject<A.Output, SumTypeOutput<A.Output, B.Output>>(subject, SumTypeOutput.outputA),
-            systemActor: isolation)
+            isolation: isolation)
         return try await B.run(
             initialState: try then(first), proxy: proxies.proxyB, env: env.envB,
             output: MappedSubject<B.Output, SumTypeOutput<A.Output, B.Output>>(subject, SumTypeOutput.outputB),
-            systemActor: isolation)
+            isolation: isolation)
     }
 
     /// Which component finished, with its last output.

@@ -237,7 +237,7 @@ extension Effect {
             let subject = ChildOutput<T, C.Output>(input: input, event: toParent)
             _ = try await C.run(
                 storage: child.storage, proxy: child.proxy, env: makeEnv(parentEnv), output: subject,
-                systemActor: isolation)
+                isolation: isolation)
         }
         // Safety: the body, and the closures it holds, run once, in the
         // operation's task, on the parent's isolation (the operation is
@@ -258,7 +258,7 @@ extension Effect {
         let body: (T.Env, T.Input, isolated any Actor) async throws -> Void = { _, input, isolation in
             let subject = ChildOutput<T, C.Output>(input: input, event: toParent)
             _ = try await C.run(
-                storage: child.storage, proxy: child.proxy, output: subject, systemActor: isolation)
+                storage: child.storage, proxy: child.proxy, output: subject, isolation: isolation)
         }
         // Safety: see the effect transducer form.
         nonisolated(unsafe) let run = body

@@ -1,7 +1,9 @@
-// The initialisers of `ObservableTransducer`, in Oak's shapes: the
-// transducer type as `of:` (defaulted, so `ObservableTransducer<T>(…)`
-// works too), an optional `proxy:` (a new one when `nil`), and a
-// `completion:` given as a `Completion` value or as a closure.
+// The designated initialisers of `ObservableTransducer`: one per kind of
+// transducer, in Oak's shape — the transducer type as `of:` (defaulted, so
+// `ObservableTransducer<T>(…)` works too), an optional `proxy:` (a new one
+// when `nil`) — with `output:` and `completion:` (a closure) that may be
+// left out. Oak's forms that take `completion:` as a `Completion` value are
+// in `Compatibility/`.
 
 // MARK: - Transducer
 
@@ -27,7 +29,7 @@ extension ObservableTransducer where Transducer: Oak.Transducer {
     ///     once and `completion` receives
     ///     ``TransducerError/proxyAlreadyInUse``.
     ///   - output: Receives every output, on the main actor; the run awaits
-    ///     each delivery.
+    ///     each delivery. Left out, outputs are ignored.
     ///   - completion: Called exactly once on the main actor, after the run
     ///     has ended: `.success(output)` when the state became terminal,
     ///     `.failure(error)` when the run was cancelled or failed.
@@ -36,7 +38,7 @@ extension ObservableTransducer where Transducer: Oak.Transducer {
         initialState: Transducer.State,
         proxy: Transducer.Proxy? = nil,
         output: sending some Subject<Transducer.Output>,
-        completion: Completion? = nil
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil
     ) {
         self.init(initialState: initialState, proxy: proxy ?? Transducer.Proxy())
         start(completion: completion) { storage, proxy in
@@ -44,40 +46,15 @@ extension ObservableTransducer where Transducer: Oak.Transducer {
         }
     }
 
-    /// Creates a host for a ``Transducer`` whose outputs nobody observes; see
-    /// the initialiser that takes `output:`.
+    /// The same, for a run whose outputs nobody observes.
     public convenience init(
         of type: Transducer.Type = Transducer.self,
         initialState: Transducer.State,
         proxy: Transducer.Proxy? = nil,
-        completion: Completion? = nil
-    ) {
-        self.init(of: type, initialState: initialState, proxy: proxy, output: NoCallback(), completion: completion)
-    }
-
-    /// Creates a host for a ``Transducer`` with a completion closure.
-    public convenience init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Transducer.State,
-        proxy: Transducer.Proxy? = nil,
-        output: sending some Subject<Transducer.Output>,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil
     ) {
         self.init(
-            of: type, initialState: initialState, proxy: proxy, output: output, completion: Completion(completion))
-    }
-
-    /// Creates a host for a ``Transducer`` whose outputs nobody observes,
-    /// with a completion closure.
-    public convenience init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Transducer.State,
-        proxy: Transducer.Proxy? = nil,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
-    ) {
-        self.init(
-            of: type, initialState: initialState, proxy: proxy, output: NoCallback(),
-            completion: Completion(completion))
+            of: type, initialState: initialState, proxy: proxy, output: NoCallback(), completion: completion)
     }
 }
 
@@ -112,8 +89,8 @@ extension ObservableTransducer where Transducer: Oak.EffectTransducer {
     ///     `Sendable`: the run and its isolated effects use it on the main
     ///     actor.
     ///   - output: Receives every output, on the main actor; the run awaits
-    ///     each delivery. Never called for a transducer whose `update`
-    ///     returns only `Effect?`.
+    ///     each delivery. Left out, outputs are ignored. Never called for a
+    ///     transducer whose `update` returns only `Effect?`.
     ///   - completion: Called exactly once on the main actor, after the run
     ///     has ended and every operation was cancelled and awaited:
     ///     `.success(output)` when the state became terminal,
@@ -124,7 +101,7 @@ extension ObservableTransducer where Transducer: Oak.EffectTransducer {
         proxy: Transducer.Proxy? = nil,
         env: Transducer.Env,
         output: sending some Subject<Transducer.Output>,
-        completion: Completion? = nil
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil
     ) {
         self.init(initialState: initialState, proxy: proxy ?? Transducer.Proxy())
         // Safety: the environment is used on the main actor only, by the run
@@ -135,101 +112,42 @@ extension ObservableTransducer where Transducer: Oak.EffectTransducer {
         }
     }
 
-    /// Creates a host for an ``EffectTransducer`` whose outputs nobody
-    /// observes; see
-    /// the initialiser that takes `output:`.
+    /// The same, for a run whose outputs nobody observes.
     public convenience init(
         of type: Transducer.Type = Transducer.self,
         initialState: Transducer.State,
         proxy: Transducer.Proxy? = nil,
         env: Transducer.Env,
-        completion: Completion? = nil
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: env, output: NoCallback(), completion: completion)
-    }
-
-    /// Creates a host for an ``EffectTransducer`` with a completion closure.
-    public convenience init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Transducer.State,
-        proxy: Transducer.Proxy? = nil,
-        env: Transducer.Env,
-        output: sending some Subject<Transducer.Output>,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
-    ) {
-        self.init(
-            of: type, initialState: initialState, proxy: proxy, env: env, output: output,
-            completion: Completion(completion))
-    }
-
-    /// Creates a host for an ``EffectTransducer`` whose outputs nobody
-    /// observes, with a completion closure.
-    public convenience init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Transducer.State,
-        proxy: Transducer.Proxy? = nil,
-        env: Transducer.Env,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
-    ) {
-        self.init(
-            of: type, initialState: initialState, proxy: proxy, env: env, output: NoCallback(),
-            completion: Completion(completion))
     }
 }
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 extension ObservableTransducer where Transducer: Oak.EffectTransducer, Transducer.Env == Void {
     /// Creates a host for an ``EffectTransducer`` whose effects need no
-    /// environment.
+    /// environment; see the initialiser that takes `env:`.
     public convenience init(
         of type: Transducer.Type = Transducer.self,
         initialState: Transducer.State,
         proxy: Transducer.Proxy? = nil,
         output: sending some Subject<Transducer.Output>,
-        completion: Completion? = nil
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil
     ) {
         self.init(of: type, initialState: initialState, proxy: proxy, env: (), output: output, completion: completion)
     }
 
-    /// Creates a host for an ``EffectTransducer`` whose effects need no
-    /// environment and whose outputs nobody observes.
+    /// The same, for a run whose outputs nobody observes.
     public convenience init(
         of type: Transducer.Type = Transducer.self,
         initialState: Transducer.State,
         proxy: Transducer.Proxy? = nil,
-        completion: Completion? = nil
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil
     ) {
         self.init(
-            of: type, initialState: initialState, proxy: proxy, env: (), output: NoCallback(), completion: completion)
-    }
-
-    /// Creates a host for an ``EffectTransducer`` whose effects need no
-    /// environment, with a completion closure.
-    public convenience init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Transducer.State,
-        proxy: Transducer.Proxy? = nil,
-        output: sending some Subject<Transducer.Output>,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
-    ) {
-        self.init(
-            of: type, initialState: initialState, proxy: proxy, env: (), output: output,
-            completion: Completion(completion))
-    }
-
-    /// Creates a host for an ``EffectTransducer`` whose effects need no
-    /// environment and whose outputs nobody observes, with a completion
-    /// closure.
-    public convenience init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Transducer.State,
-        proxy: Transducer.Proxy? = nil,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void
-    ) {
-        self.init(
-            of: type, initialState: initialState, proxy: proxy, env: (), output: NoCallback(),
-            completion: Completion(completion))
+            of: type, initialState: initialState, proxy: proxy, output: NoCallback(), completion: completion)
     }
 }
 
@@ -265,7 +183,8 @@ extension ObservableTransducer where Transducer.State: Codable {
     ///   - proxy: The event channel of the run, or `nil` for a new one.
     ///   - env: The environment the effects receive; `()` for a
     ///     ``Transducer``.
-    ///   - output: Receives every output, on the main actor.
+    ///   - output: Receives every output, on the main actor. Left out,
+    ///     outputs are ignored.
     ///   - completion: Called exactly once on the main actor, after the run
     ///     has ended.
     public convenience init(
@@ -276,7 +195,7 @@ extension ObservableTransducer where Transducer.State: Codable {
         proxy: Transducer.Proxy? = nil,
         env: Transducer.Env,
         output: sending some Subject<Transducer.Output>,
-        completion: Completion? = nil
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil
     ) {
         let saved = snapshots.startingState(initialState: initialState, restored: restored)
         self.init(initialState: saved.state, proxy: proxy ?? Transducer.Proxy())
@@ -291,12 +210,11 @@ extension ObservableTransducer where Transducer.State: Codable {
                 try proxy._channel.prepend(event)
             }
             return try await Transducer.run(
-                storage: storage, proxy: proxy, env: env, output: output, systemActor: MainActor.shared)
+                storage: storage, proxy: proxy, env: env, output: output, isolation: MainActor.shared)
         }
     }
 
-    /// Creates a host that restores and saves its state, whose outputs
-    /// nobody observes; see the initialiser that takes `output:`.
+    /// The same, for a run whose outputs nobody observes.
     public convenience init(
         of type: Transducer.Type = Transducer.self,
         restoringFrom snapshots: StateSnapshots<Transducer.State>,
@@ -304,11 +222,11 @@ extension ObservableTransducer where Transducer.State: Codable {
         restored: (Transducer.State) -> Transducer.Event? = { _ in nil },
         proxy: Transducer.Proxy? = nil,
         env: Transducer.Env,
-        completion: Completion? = nil
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil
     ) {
         self.init(
-            of: type, restoringFrom: snapshots, initialState: initialState, restored: restored, proxy: proxy,
-            env: env, output: NoCallback(), completion: completion)
+            of: type, restoringFrom: snapshots, initialState: initialState, restored: restored, proxy: proxy, env: env,
+            output: NoCallback(), completion: completion)
     }
 }
 
@@ -323,26 +241,25 @@ extension ObservableTransducer where Transducer.State: Codable, Transducer.Env =
         restored: (Transducer.State) -> Transducer.Event? = { _ in nil },
         proxy: Transducer.Proxy? = nil,
         output: sending some Subject<Transducer.Output>,
-        completion: Completion? = nil
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil
     ) {
         self.init(
             of: type, restoringFrom: snapshots, initialState: initialState, restored: restored, proxy: proxy,
             env: (), output: output, completion: completion)
     }
 
-    /// Creates a host that restores and saves its state, for a transducer
-    /// without an environment whose outputs nobody observes.
+    /// The same, for a run whose outputs nobody observes.
     public convenience init(
         of type: Transducer.Type = Transducer.self,
         restoringFrom snapshots: StateSnapshots<Transducer.State>,
         initialState: Transducer.State,
         restored: (Transducer.State) -> Transducer.Event? = { _ in nil },
         proxy: Transducer.Proxy? = nil,
-        completion: Completion? = nil
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil
     ) {
         self.init(
             of: type, restoringFrom: snapshots, initialState: initialState, restored: restored, proxy: proxy,
-            env: (), output: NoCallback(), completion: completion)
+            output: NoCallback(), completion: completion)
     }
 }
 

@@ -76,12 +76,9 @@ public final class ObservableTransducer<Transducer: BaseTransducer> {
     /// actor, with `.success(output)` on a terminal state or
     /// `.failure(error)` on cancellation or failure.
     ///
-    /// ```swift
-    /// let counter = ObservableTransducer<Counter>(
-    ///     initialState: .counting(0),
-    ///     completion: .init { result in print("ended:", result) }
-    /// )
-    /// ```
+    /// The designated initialisers take the closure itself
+    /// (`completion: { result in … }`); this value is the form Oak's
+    /// initialisers take, kept for code written against Oak.
     public struct Completion: Completable {
         /// The output of a run that reached a terminal state.
         public typealias Value = Transducer.Output
@@ -164,7 +161,7 @@ public final class ObservableTransducer<Transducer: BaseTransducer> {
     /// Starts the run in a task on the main actor. The task holds the
     /// storage, never the host, so the host can be released while it runs.
     func start(
-        completion: Completion?,
+        completion: ((Result<Transducer.Output, any Error>) -> Void)?,
         run:
             @escaping @MainActor (ObservableTransducerStorage<Transducer>, Transducer.Proxy) async throws ->
             Transducer.Output
@@ -175,7 +172,7 @@ public final class ObservableTransducer<Transducer: BaseTransducer> {
             Task {
                 let result = await Result { try await run(storage, proxy) }
                 storage.host?.isRunning = false
-                completion?.completed(with: result)
+                completion?(result)
             })
     }
 

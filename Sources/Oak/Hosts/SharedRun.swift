@@ -108,7 +108,7 @@ where Shared.State: Sendable, Shared.Output: Sendable, Shared.Proxy: Sendable {
     /// - Throws: ``TransducerError/proxyAlreadyInUse`` when the shared run
     ///   has already been run (a shared run runs once); otherwise what the
     ///   transducer's `run` throws (see
-    ///   ``BaseTransducer/run(storage:proxy:env:output:systemActor:)``), which
+    ///   ``BaseTransducer/run(storage:proxy:env:output:isolation:)``), which
     ///   is then also the ``ending``.
     @discardableResult
     public func run(
@@ -124,7 +124,7 @@ where Shared.State: Sendable, Shared.Output: Sendable, Shared.Proxy: Sendable {
         let storage = Publisher(broadcast, state: initial, isSame: isSame)
         do {
             let final = try await Shared.run(
-                storage: storage, proxy: proxy, env: env, output: output, systemActor: isolation)
+                storage: storage, proxy: proxy, env: env, output: output, isolation: isolation)
             broadcast.end(with: .success(final))
             return final
         } catch {

@@ -202,7 +202,7 @@ extension BaseTransducer where State: Codable {
     ///   - proxy: The run's proxy.
     ///   - env: The environment of the effects.
     ///   - output: Receives every output.
-    ///   - systemActor: Where the run runs: the caller's isolation.
+    ///   - isolation: Where the run runs: the caller's isolation.
     @discardableResult
     public static func run(
         restoringFrom snapshots: StateSnapshots<State>,
@@ -211,7 +211,7 @@ extension BaseTransducer where State: Codable {
         proxy: Proxy,
         env: Env,
         output: some Subject<Output>,
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         let start = snapshots.startingState(initialState: initialState, restored: restored)
         let storage = SnapshotStorage(snapshots, state: start.state)
@@ -220,6 +220,6 @@ extension BaseTransducer where State: Codable {
             nonisolated(unsafe) let event = event
             try proxy._channel.prepend(event)
         }
-        return try await run(storage: storage, proxy: proxy, env: env, output: output, systemActor: systemActor)
+        return try await run(storage: storage, proxy: proxy, env: env, output: output, isolation: isolation)
     }
 }

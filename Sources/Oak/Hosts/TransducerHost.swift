@@ -89,7 +89,7 @@ extension TransducerHost where Hosted: Transducer {
     ///   `CancellationError` when the calling task is cancelled,
     ///   ``TransducerError/proxyAlreadyInUse`` when the proxy has already run,
     ///   or the error an output delivery throws. See
-    ///   ``BaseTransducer/run(storage:proxy:env:output:systemActor:)``.
+    ///   ``BaseTransducer/run(storage:proxy:env:output:isolation:)``.
     @discardableResult
     @inlinable
     public func run(output: some Subject<Hosted.Output>) async throws -> Hosted.Output {
@@ -139,7 +139,7 @@ extension TransducerHost where Hosted: EffectTransducer {
     ///   `CancellationError` when the calling task is cancelled, the error of
     ///   a failed operation, ``TransducerError/proxyAlreadyInUse`` when the
     ///   proxy has already run. See
-    ///   ``BaseTransducer/run(storage:proxy:env:output:systemActor:)``.
+    ///   ``BaseTransducer/run(storage:proxy:env:output:isolation:)``.
     @discardableResult
     @inlinable
     public func run(env: Hosted.Env, output: some Subject<Hosted.Output>) async throws -> Hosted.Output {

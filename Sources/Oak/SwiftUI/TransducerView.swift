@@ -86,7 +86,7 @@ public struct TransducerView<Transducer: BaseTransducer, Content: View>: View {
 
     private let state: Binding<Transducer.State>
     private let run: @MainActor (BindingStorage<Transducer.State>, Transducer.Proxy) async throws -> Transducer.Output
-    private let completion: Completion?
+    private let completion: ((Result<Transducer.Output, any Error>) -> Void)?
     private let content: (Transducer.State, Transducer.Input) -> Content
 
     /// The proxy of the run, kept for the view's identity.
@@ -99,7 +99,7 @@ public struct TransducerView<Transducer: BaseTransducer, Content: View>: View {
     init(
         state: Binding<Transducer.State>,
         proxy: Transducer.Proxy,
-        completion: Completion?,
+        completion: ((Result<Transducer.Output, any Error>) -> Void)?,
         run:
             @escaping @MainActor (BindingStorage<Transducer.State>, Transducer.Proxy) async throws -> Transducer.Output,
         content: @escaping (Transducer.State, Transducer.Input) -> Content
@@ -137,7 +137,7 @@ public struct TransducerView<Transducer: BaseTransducer, Content: View>: View {
         session.task.set(
             Task {
                 let result = await Result { try await run(storage, proxy) }
-                completion?.completed(with: result)
+                completion?(result)
             })
     }
 }
@@ -168,6 +168,10 @@ struct BindingStorage<Value>: Storage {
 
 // MARK: - Transducer
 
+// The designated initialisers: one per kind of transducer; `output:` and
+// `completion:` (a closure) may be left out. Oak's forms that take
+// `completion:` as a `Completion` value are in `Compatibility/`.
+
 extension TransducerView where Transducer: Oak.Transducer {
     /// Creates a view that runs a ``Transducer`` from the first time it
     /// appears, with its state in `initialState`.
@@ -179,7 +183,8 @@ extension TransducerView where Transducer: Oak.Transducer {
     ///     the enclosing view. The run starts from its current value and
     ///     writes every new state to it.
     ///   - proxy: The event channel of the run, or `nil` for a new one.
-    ///   - output: Receives every output, on the main actor.
+    ///   - output: Receives every output, on the main actor. Left out,
+    ///     outputs are ignored.
     ///   - completion: Called exactly once, after the run has ended.
     ///   - content: Draws the view from the current state; sends intents
     ///     through the input.
@@ -188,7 +193,7 @@ extension TransducerView where Transducer: Oak.Transducer {
         initialState: Binding<Transducer.State>,
         proxy: Transducer.Proxy? = nil,
         output: sending some Subject<Transducer.Output>,
-        completion: Completion? = nil,
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil,
         @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
@@ -197,46 +202,17 @@ extension TransducerView where Transducer: Oak.Transducer {
             content: content)
     }
 
-    /// Creates a view that runs a ``Transducer`` whose outputs nobody
-    /// observes.
+    /// The same, for a run whose outputs nobody observes.
     public init(
         of type: Transducer.Type = Transducer.self,
         initialState: Binding<Transducer.State>,
         proxy: Transducer.Proxy? = nil,
-        completion: Completion? = nil,
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil,
         @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, output: NoCallback(), completion: completion,
             content: content)
-    }
-
-    /// Creates a view that runs a ``Transducer``, with a completion closure.
-    public init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Binding<Transducer.State>,
-        proxy: Transducer.Proxy? = nil,
-        output: sending some Subject<Transducer.Output>,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
-    ) {
-        self.init(
-            of: type, initialState: initialState, proxy: proxy, output: output, completion: Completion(completion),
-            content: content)
-    }
-
-    /// Creates a view that runs a ``Transducer`` whose outputs nobody
-    /// observes, with a completion closure.
-    public init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Binding<Transducer.State>,
-        proxy: Transducer.Proxy? = nil,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
-    ) {
-        self.init(
-            of: type, initialState: initialState, proxy: proxy, output: NoCallback(),
-            completion: Completion(completion), content: content)
     }
 }
 
@@ -258,7 +234,8 @@ extension TransducerView where Transducer: Oak.EffectTransducer {
     ///   - proxy: The event channel of the run, or `nil` for a new one.
     ///   - env: The environment the effects receive; it need not be
     ///     `Sendable`: the run uses it on the main actor.
-    ///   - output: Receives every output, on the main actor.
+    ///   - output: Receives every output, on the main actor. Left out,
+    ///     outputs are ignored.
     ///   - completion: Called exactly once, after the run has ended and
     ///     every operation was cancelled and awaited.
     ///   - content: Draws the view from the current state; sends intents
@@ -269,7 +246,7 @@ extension TransducerView where Transducer: Oak.EffectTransducer {
         proxy: Transducer.Proxy? = nil,
         env: Transducer.Env,
         output: sending some Subject<Transducer.Output>,
-        completion: Completion? = nil,
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil,
         @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         // Safety: the environment is used on the main actor only, by the run
@@ -282,62 +259,30 @@ extension TransducerView where Transducer: Oak.EffectTransducer {
             content: content)
     }
 
-    /// Creates a view that runs an ``EffectTransducer`` whose outputs nobody
-    /// observes.
+    /// The same, for a run whose outputs nobody observes.
     public init(
         of type: Transducer.Type = Transducer.self,
         initialState: Binding<Transducer.State>,
         proxy: Transducer.Proxy? = nil,
         env: Transducer.Env,
-        completion: Completion? = nil,
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil,
         @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
             of: type, initialState: initialState, proxy: proxy, env: env, output: NoCallback(), completion: completion,
             content: content)
     }
-
-    /// Creates a view that runs an ``EffectTransducer``, with a completion
-    /// closure.
-    public init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Binding<Transducer.State>,
-        proxy: Transducer.Proxy? = nil,
-        env: Transducer.Env,
-        output: sending some Subject<Transducer.Output>,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
-    ) {
-        self.init(
-            of: type, initialState: initialState, proxy: proxy, env: env, output: output,
-            completion: Completion(completion), content: content)
-    }
-
-    /// Creates a view that runs an ``EffectTransducer`` whose outputs nobody
-    /// observes, with a completion closure.
-    public init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Binding<Transducer.State>,
-        proxy: Transducer.Proxy? = nil,
-        env: Transducer.Env,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
-    ) {
-        self.init(
-            of: type, initialState: initialState, proxy: proxy, env: env, output: NoCallback(),
-            completion: Completion(completion), content: content)
-    }
 }
 
 extension TransducerView where Transducer: Oak.EffectTransducer, Transducer.Env == Void {
-    /// Creates a view that runs an ``EffectTransducer`` whose effects need no
-    /// environment.
+    /// Creates a view that runs an ``EffectTransducer`` whose effects need
+    /// no environment; see the initialiser that takes `env:`.
     public init(
         of type: Transducer.Type = Transducer.self,
         initialState: Binding<Transducer.State>,
         proxy: Transducer.Proxy? = nil,
         output: sending some Subject<Transducer.Output>,
-        completion: Completion? = nil,
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil,
         @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
@@ -345,48 +290,17 @@ extension TransducerView where Transducer: Oak.EffectTransducer, Transducer.Env 
             content: content)
     }
 
-    /// Creates a view that runs an ``EffectTransducer`` whose effects need no
-    /// environment and whose outputs nobody observes.
+    /// The same, for a run whose outputs nobody observes.
     public init(
         of type: Transducer.Type = Transducer.self,
         initialState: Binding<Transducer.State>,
         proxy: Transducer.Proxy? = nil,
-        completion: Completion? = nil,
+        completion: ((Result<Transducer.Output, any Error>) -> Void)? = nil,
         @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
     ) {
         self.init(
-            of: type, initialState: initialState, proxy: proxy, env: (), output: NoCallback(), completion: completion,
+            of: type, initialState: initialState, proxy: proxy, output: NoCallback(), completion: completion,
             content: content)
-    }
-
-    /// Creates a view that runs an ``EffectTransducer`` whose effects need no
-    /// environment, with a completion closure.
-    public init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Binding<Transducer.State>,
-        proxy: Transducer.Proxy? = nil,
-        output: sending some Subject<Transducer.Output>,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
-    ) {
-        self.init(
-            of: type, initialState: initialState, proxy: proxy, env: (), output: output,
-            completion: Completion(completion), content: content)
-    }
-
-    /// Creates a view that runs an ``EffectTransducer`` whose effects need no
-    /// environment and whose outputs nobody observes, with a completion
-    /// closure.
-    public init(
-        of type: Transducer.Type = Transducer.self,
-        initialState: Binding<Transducer.State>,
-        proxy: Transducer.Proxy? = nil,
-        completion: @escaping (Result<Transducer.Output, any Error>) -> Void,
-        @ViewBuilder content: @escaping (Transducer.State, Transducer.Input) -> Content
-    ) {
-        self.init(
-            of: type, initialState: initialState, proxy: proxy, env: (), output: NoCallback(),
-            completion: Completion(completion), content: content)
     }
 }
 #endif

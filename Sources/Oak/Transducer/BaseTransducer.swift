@@ -13,7 +13,7 @@
 /// func start<T: BaseTransducer>(
 ///     _ type: T.Type, from state: T.State, env: T.Env, isolation: isolated (any Actor)? = #isolation
 /// ) async throws -> T.Output {
-///     try await T.run(initialState: state, proxy: T.Proxy(), env: env, output: NoCallback(), systemActor: isolation)
+///     try await T.run(initialState: state, proxy: T.Proxy(), env: env, isolation: isolation)
 /// }
 /// ```
 public protocol BaseTransducer<Event> {
@@ -58,7 +58,7 @@ public protocol BaseTransducer<Event> {
         proxy: Proxy,
         env: Env,
         output: some Subject<Output>,
-        systemActor: isolated (any Actor)?
+        isolation: isolated (any Actor)?
     ) async throws -> Output
 
     /// Runs the transducer from `initialState`; see the conforming protocols
@@ -69,7 +69,7 @@ public protocol BaseTransducer<Event> {
         proxy: Proxy,
         env: Env,
         output: some Subject<Output>,
-        systemActor: isolated (any Actor)?
+        isolation: isolated (any Actor)?
     ) async throws -> Output
 }
 

@@ -1,6 +1,6 @@
 // The `run` overloads of an effect transducer.
 //
-// A run executes on the caller's isolation (`systemActor`), which may be
+// A run executes on the caller's isolation (`isolation`), which may be
 // none. Its isolated actions and operations receive that actor; in a run
 // without isolation they receive an actor made for the run, and from the
 // moment it exists every effect that uses `env` runs there, so that an
@@ -12,7 +12,7 @@ extension EffectTransducer {
     ///
     /// For every event: `update` runs, its output is delivered to `output`
     /// (awaited), then its effect is executed. The loop and every action run
-    /// on the caller's isolation (`systemActor`); operations run in tasks the
+    /// on the caller's isolation (`isolation`); operations run in tasks the
     /// run manages and cancels when it ends.
     ///
     /// ```swift
@@ -29,9 +29,10 @@ extension EffectTransducer {
     ///   - env: The environment effects receive.
     ///   - output: Receives every output; `run` awaits each delivery. It
     ///     first receives ``BaseTransducer/initialOutput(initialState:)``
-    ///     when that is not `nil`. A transducer whose `update` returns only
-    ///     `Effect?` has no output: `output` is never called.
-    ///   - systemActor: The isolation the run executes on. Leave it out: it
+    ///     when that is not `nil`. Left out, outputs are ignored but the
+    ///     final one is still returned. A transducer whose `update` returns
+    ///     only `Effect?` has no output: `output` is never called.
+    ///   - isolation: The isolation the run executes on. Leave it out: it
     ///     defaults to the caller's isolation (`#isolation`), which may be
     ///     none.
     /// - Returns: The output of the update that reached the terminal state
@@ -49,31 +50,30 @@ extension EffectTransducer {
         proxy: Proxy = Proxy(),
         env: Env,
         output: some Subject<Output>,
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
             carrier: LocalState(initialState), proxy: proxy, env: env, output: output,
-            effectType: Oak.Effect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: isolation)
     }
 
-    /// Runs the transducer until its state is terminal, ignoring outputs;
-    /// see ``BaseTransducer/run(initialState:proxy:env:output:systemActor:)``.
+    /// The same, for a run whose outputs nobody observes; it still returns the final output.
     @discardableResult
     @inlinable
     public static func run(
         initialState: State,
         proxy: Proxy = Proxy(),
         env: Env,
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
             carrier: LocalState(initialState), proxy: proxy, env: env, output: NoCallback<Output>(),
-            effectType: Oak.Effect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: isolation)
     }
 
     /// Runs the transducer against state owned by a host: `storage.value` is
     /// read as the initial state and written after every update. See
-    /// ``BaseTransducer/run(initialState:proxy:env:output:systemActor:)``.
+    /// ``BaseTransducer/run(initialState:proxy:env:output:isolation:)``.
     @discardableResult
     @inlinable
     public static func run(
@@ -81,55 +81,55 @@ extension EffectTransducer {
         proxy: Proxy = Proxy(),
         env: Env,
         output: some Subject<Output>,
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
             carrier: HostState(storage), proxy: proxy, env: env, output: output,
-            effectType: Oak.Effect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: isolation)
     }
 
-    /// Runs the transducer against state owned by a host, ignoring outputs;
-    /// see ``BaseTransducer/run(storage:proxy:env:output:systemActor:)``.
+    /// The same, for a run whose outputs nobody observes; it still returns the final output.
     @discardableResult
     @inlinable
     public static func run(
         storage: some Storage<State>,
         proxy: Proxy = Proxy(),
         env: Env,
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
             carrier: HostState(storage), proxy: proxy, env: env, output: NoCallback<Output>(),
-            effectType: Oak.Effect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: isolation)
     }
 }
 
 extension EffectTransducer where Env == Void {
-    /// Runs a transducer whose effects need no environment.
+    /// Runs a transducer whose effects need no environment; see
+    /// ``BaseTransducer/run(initialState:proxy:env:output:isolation:)``.
     @discardableResult
     @inlinable
     public static func run(
         initialState: State,
         proxy: Proxy = Proxy(),
         output: some Subject<Output>,
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
             carrier: LocalState(initialState), proxy: proxy, env: (), output: output,
-            effectType: Oak.Effect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: isolation)
     }
 
-    /// Runs a transducer whose effects need no environment, ignoring outputs.
+    /// The same, for a run whose outputs nobody observes; it still returns the final output.
     @discardableResult
     @inlinable
     public static func run(
         initialState: State,
         proxy: Proxy = Proxy(),
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
             carrier: LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: Oak.Effect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: isolation)
     }
 
     /// Runs a transducer whose effects need no environment against state
@@ -140,24 +140,23 @@ extension EffectTransducer where Env == Void {
         storage: some Storage<State>,
         proxy: Proxy = Proxy(),
         output: some Subject<Output>,
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
             carrier: HostState(storage), proxy: proxy, env: (), output: output,
-            effectType: Oak.Effect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: isolation)
     }
 
-    /// Runs a transducer whose effects need no environment against state
-    /// owned by a host, ignoring outputs.
+    /// The same, for a run whose outputs nobody observes; it still returns the final output.
     @discardableResult
     @inlinable
     public static func run(
         storage: some Storage<State>,
         proxy: Proxy = Proxy(),
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
             carrier: HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: Oak.Effect<Self>.self, isolation: systemActor)
+            effectType: Oak.Effect<Self>.self, isolation: isolation)
     }
 }

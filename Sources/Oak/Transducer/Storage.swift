@@ -3,7 +3,7 @@
 /// Storage for the state of a transducer, supplied by a host.
 ///
 /// A host (for example ``ObservableTransducer`` or a custom actor) owns the
-/// state and lets `run(storage:proxy:env:output:systemActor:)` read it
+/// state and lets `run(storage:proxy:env:output:isolation:)` read it
 /// and write every new state back, so that the host can observe each change.
 ///
 /// `value` is read and written on the isolation of the caller of `run`; the
@@ -16,7 +16,7 @@ public protocol Storage<Value> {
 }
 
 /// A property of an object as the storage of a run
-/// (`run(state:host:proxy:output:systemActor:)`).
+/// (`run(state:host:proxy:output:isolation:)`).
 @usableFromInline
 struct KeyPathStorage<Host, Value>: Storage {
     @usableFromInline let host: Host

@@ -20,8 +20,8 @@
 /// }
 /// ```
 ///
-/// Run it with ``BaseTransducer/run(initialState:proxy:env:output:systemActor:)``
-/// (`env:` may be left out) or ``run(initialState:proxy:systemActor:)``. A pure
+/// Run it with ``BaseTransducer/run(initialState:proxy:env:output:isolation:)``
+/// (everything but `initialState:` may be left out). A pure
 /// transducer has no effects and no environment: its `Effect` is `Never`
 /// and its `Env` is `Void`.
 public protocol Transducer: BaseTransducer where Effect == Never, Env == Void {
@@ -54,7 +54,7 @@ extension Transducer {
     /// Runs the transducer until its state is terminal, delivering every
     /// output to `output`.
     ///
-    /// The loop executes on the caller's isolation (`systemActor`): every
+    /// The loop executes on the caller's isolation (`isolation`): every
     /// `update` and every output delivery happen there.
     ///
     /// ```swift
@@ -72,8 +72,9 @@ extension Transducer {
     ///     so that code can call every transducer the same way.
     ///   - output: Receives every output; `run` awaits each delivery. It
     ///     first receives ``BaseTransducer/initialOutput(initialState:)``
-    ///     when that is not `nil`.
-    ///   - systemActor: The isolation the run executes on. Leave it out: it
+    ///     when that is not `nil`. Left out, outputs are ignored but the
+    ///     final one is still returned.
+    ///   - isolation: The isolation the run executes on. Leave it out: it
     ///     defaults to the caller's isolation (`#isolation`), which may be
     ///     none.
     /// - Returns: The output of the update that reached the terminal state
@@ -91,11 +92,25 @@ extension Transducer {
         proxy: Proxy = Proxy(),
         env: Env = (),
         output: some Subject<Output>,
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
             carrier: LocalState(initialState), proxy: proxy, env: (), output: output,
-            effectType: NoEffect<Self>.self, isolation: systemActor)
+            effectType: NoEffect<Self>.self, isolation: isolation)
+    }
+
+    /// The same, for a run whose outputs nobody observes; it still returns the final output.
+    @discardableResult
+    @inlinable
+    public static func run(
+        initialState: State,
+        proxy: Proxy = Proxy(),
+        env: Env = (),
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Output {
+        try await _run(
+            carrier: LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
+            effectType: NoEffect<Self>.self, isolation: isolation)
     }
 
     /// Runs the transducer against state owned by a host: `storage.value` is
@@ -103,7 +118,7 @@ extension Transducer {
     ///
     /// Hosts such as ``ObservableTransducer`` use this overload; write your
     /// own host (a terminal front end, a server actor) the same way. See
-    /// ``BaseTransducer/run(initialState:proxy:env:output:systemActor:)``
+    /// ``BaseTransducer/run(initialState:proxy:env:output:isolation:)``
     /// for the parameters.
     @discardableResult
     @inlinable
@@ -112,11 +127,25 @@ extension Transducer {
         proxy: Proxy = Proxy(),
         env: Env = (),
         output: some Subject<Output>,
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
             carrier: HostState(storage), proxy: proxy, env: (), output: output,
-            effectType: NoEffect<Self>.self, isolation: systemActor)
+            effectType: NoEffect<Self>.self, isolation: isolation)
+    }
+
+    /// The same, for a run whose outputs nobody observes; it still returns the final output.
+    @discardableResult
+    @inlinable
+    public static func run(
+        storage: some Storage<State>,
+        proxy: Proxy = Proxy(),
+        env: Env = (),
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Output {
+        try await _run(
+            carrier: HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
+            effectType: NoEffect<Self>.self, isolation: isolation)
     }
 
     /// Runs the transducer against the state kept in property `state` of
@@ -128,7 +157,7 @@ extension Transducer {
     /// actor CounterHost {
     ///     var state = Counter.State.counting(0)
     ///     func start(proxy: Counter.Proxy) async throws {
-    ///         try await Counter.run(state: \.state, host: self, proxy: proxy, output: NoCallback())
+    ///         try await Counter.run(state: \.state, host: self, proxy: proxy)
     ///     }
     /// }
     /// ```
@@ -139,10 +168,24 @@ extension Transducer {
         host: Host,
         proxy: Proxy = Proxy(),
         output: some Subject<Output>,
-        systemActor: isolated (any Actor)? = #isolation
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
         try await _run(
             carrier: HostState(KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (), output: output,
-            effectType: NoEffect<Self>.self, isolation: systemActor)
+            effectType: NoEffect<Self>.self, isolation: isolation)
+    }
+
+    /// The same, for a run whose outputs nobody observes; it still returns the final output.
+    @discardableResult
+    @inlinable
+    public static func run<Host>(
+        state: ReferenceWritableKeyPath<Host, State>,
+        host: Host,
+        proxy: Proxy = Proxy(),
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Output {
+        try await _run(
+            carrier: HostState(KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (),
+            output: NoCallback<Output>(), effectType: NoEffect<Self>.self, isolation: isolation)
     }
 }

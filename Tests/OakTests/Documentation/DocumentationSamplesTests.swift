@@ -14,7 +14,7 @@ struct DocumentationSamplesTests {
     /// fragment and a parameter declaration. Identified by their first line.
     static let exempt: Set<String> = [
         ".target(",
-        "systemActor: isolated (any Actor)? = #isolation",
+        "isolation: isolated (any Actor)? = #isolation",
     ]
 
     @Test func everySwiftSampleOfTheCatalogIsTheCodeOfAnArticlesTests() throws {

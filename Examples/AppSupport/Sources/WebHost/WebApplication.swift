@@ -116,7 +116,7 @@ extension WebApplication {
     @inlinable
     public func run(state: WebSessionState<Root.State>, proxy: Root.Proxy, session: isolated any Actor) async throws {
         _ = try await Root.run(
-            storage: state, proxy: proxy, env: environment, output: NoCallback<Root.Output>(), systemActor: session)
+            storage: state, proxy: proxy, env: environment, isolation: session)
     }
 
     /// Starts as a page opened at `/` does.

@@ -22,7 +22,7 @@ extension Comics {
         let driver = StepDriver(proxy: proxy, steps: steps)
         guard driver.advance(from: State()) else { return State() }
         do {
-            _ = try await run(initialState: State(), proxy: proxy, env: env, output: driver, systemActor: isolation)
+            _ = try await run(initialState: State(), proxy: proxy, env: env, output: driver, isolation: isolation)
         } catch {
             // The driver cancels the run once its steps are done; the
             // feature's own failures are in its state.
