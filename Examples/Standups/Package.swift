@@ -227,8 +227,8 @@ let package = Package(
             name: "AppFeatureTests",
             dependencies: [
                 "AppFeature", "Models", "Devices", "StandupsProvider", "StandupDetail", "StandupForm", "RecordMeeting",
-                .product(name: "Oak", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
-                "StandupsTestSupport",
+                .product(name: "Oak", package: "Oak"), .product(name: "OakTesting", package: "Oak"),
+                .product(name: "Clocks", package: "swift-clocks"), "StandupsTestSupport",
             ],
             path: "Tests/AppFeatureTests"),
         .testTarget(
@@ -253,7 +253,7 @@ let package = Package(
             dependencies: [
                 "StandupsTerminal", "StandupsIntents", "AppFeature", "Devices", "Models", "RecordMeeting",
                 "StandupDetail", "StandupsProvider", .product(name: "Oak", package: "Oak"),
-                .product(name: "TerminalUI", package: "AppSupport"),
+                .product(name: "OakTesting", package: "Oak"), .product(name: "TerminalUI", package: "AppSupport"),
             ],
             path: "Tests/StandupsTerminalTests"),
         .testTarget(

@@ -182,16 +182,7 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
         _ site: CallSite,
         isolation: isolated (any Actor)? = #isolation
     ) async {
-        guard await settle(site) else { return }
-        if ending != nil {
-            site.fail("Cannot send an event: the run has ended\(endingDescription).")
-            return
-        }
-        if exhaustivity == .on {
-            checkNothingReceived(before: "sending an event", site)
-        }
-        checkOutputsAsserted(site)
-        current = site
+        guard await readyToSend(site) else { return }
         let start = log.count
         let firstNew = steps.count
         do {
@@ -213,6 +204,22 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
         }
         asserted = index + 1
         check(steps[index], update, checkOutput, site)
+    }
+
+    /// Waits until the run has settled and checks what must have been
+    /// asserted before the next event; returns whether an event may be sent.
+    private func readyToSend(_ site: CallSite, isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        guard await settle(site) else { return false }
+        if ending != nil {
+            site.fail("Cannot send an event: the run has ended\(endingDescription).")
+            return false
+        }
+        if exhaustivity == .on {
+            checkNothingReceived(before: "sending an event", site)
+        }
+        checkOutputsAsserted(site)
+        current = site
+        return true
     }
 
     /// Sends through the proxy: a buffered proxy's `send`, or a suspending
@@ -320,6 +327,120 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
         check(steps[index], update, checkOutput, site)
     }
 
+    // MARK: - Waiting for a condition
+
+    /// Sends `event` and waits until `condition` holds of the state; see
+    /// ``wait(until:timeout:isolation:fileID:filePath:line:column:)``.
+    ///
+    /// ```swift
+    /// await tester.send(.open(standup.id)) { $0.path.count == 1 }
+    /// ```
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    public func send(
+        _ event: sending T.Event,
+        timeout: Duration? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column,
+        until condition: @escaping (T.State) -> Bool
+    ) async {
+        let site = CallSite(fileID, filePath, line, column)
+        guard await readyToSend(site) else { return }
+        do {
+            try await deliver(event)
+        } catch {
+            site.fail("Sending the event failed: \(error)")
+            return
+        }
+        await wait(until: condition, timeout: timeout, site)
+    }
+
+    /// Waits until `condition` holds of the state, without polling: it is
+    /// checked again after every step of the run and whenever something it
+    /// read of a child's or a shared run's state (`Child.state`) changes,
+    /// which happens without a step of this run.
+    ///
+    /// The steps waited through are asserted by the condition: their
+    /// events, state changes and outputs are not checked one by one (with
+    /// `.off(showSkippedAssertions: true)` they are listed as known
+    /// issues). Operations they started are still checked at
+    /// ``finish(timeout:isolation:fileID:filePath:line:column:)``. ``state``
+    /// is the state the condition held of, whatever sent the events that
+    /// led there: the test, or effects.
+    ///
+    /// ```swift
+    /// await tester.wait { $0.meeting?.transcript == "I completed the project" }
+    /// ```
+    ///
+    /// Fails at the line of the call when the run ends first, or when the
+    /// condition does not hold within `timeout` (the tester's by default),
+    /// with the state it last saw.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    public func wait(
+        until condition: @escaping (T.State) -> Bool,
+        timeout: Duration? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async {
+        await wait(until: condition, timeout: timeout, CallSite(fileID, filePath, line, column))
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    private func wait(
+        until condition: (T.State) -> Bool, timeout: Duration?, _ site: CallSite,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        let limit = timeout ?? self.timeout
+        let deadline = ContinuousClock.now + limit
+        let log = self.log
+        let pokes: any Pokable = log
+        while true {
+            let mark = log.mark
+            consume()
+            let state = self.state
+            let holds = withStateTracking {
+                condition(state)
+            } onChange: {
+                pokes.poke()
+            }
+            if holds {
+                markWaitedThroughAsAsserted(site)
+                return
+            }
+            if ending != nil {
+                site.fail(
+                    "The run ended\(endingDescription) before the condition held. The last state:\n\n"
+                        + String(customDumping: state).indent(by: 4))
+                return
+            }
+            let left = deadline - ContinuousClock.now
+            var changed = false
+            if left > .zero {
+                changed = await log.wait(for: .changed(entries: mark.entries, pokes: mark.pokes), timeout: left)
+            }
+            if !changed {
+                consume()
+                site.fail(
+                    "The condition did not hold within \(limit).\(runningDescription) The last state:\n\n"
+                        + String(customDumping: self.state).indent(by: 4))
+                return
+            }
+        }
+    }
+
+    /// Marks the steps received so far as asserted by a condition.
+    private func markWaitedThroughAsAsserted(_ site: CallSite) {
+        guard asserted < steps.count else { return }
+        if case .off(showSkippedAssertions: true) = exhaustivity {
+            site.note("Asserted by the condition, not step by step:\n" + describe(steps[asserted...]))
+        }
+        for step in steps[asserted...] {
+            if let output = step.output { outputs[output].isAsserted = true }
+        }
+        asserted = steps.count
+    }
+
     // MARK: - Outputs
 
     /// Checks that the earliest output not yet asserted is `output`.
@@ -380,8 +501,8 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
 
     /// Ends the test of the run: waits until the run has processed what it
     /// had, checks that nothing was left unasserted and that no operation
-    /// still runs (waiting up to `timeout` for running ones to end), then
-    /// cancels the run and waits for its end.
+    /// still runs (in exhaustive mode waiting up to `timeout` for running
+    /// ones to end), then cancels the run and waits for its end.
     public func finish(
         timeout: Duration? = nil,
         isolation: isolated (any Actor)? = #isolation,
@@ -393,8 +514,9 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
         _ = await settle(site)
         // Operations still running may be about to answer (the test clock
         // was just advanced): give them until the timeout to end, then check
-        // what they sent.
-        if !running.isEmpty {
+        // what they sent. Not checked step by step, they are not waited for:
+        // a root's children run until it ends.
+        if !running.isEmpty, exhaustivity == .on {
             let started = Set(running.keys)
             let start = cursor
             _ = await log.wait(for: .operationsEnded(started, after: start), timeout: timeout ?? self.timeout)

@@ -125,11 +125,43 @@ final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @uncheck
         case processedEvent(after: Int)
         /// Each of these operations has ended (recorded at or after `entry`).
         case operationsEnded(Set<UInt64>, after: Int)
+        /// Something happened since: more than `entries` entries, or more
+        /// than `pokes` calls of ``poke()`` (a change outside the run's own
+        /// records, such as a child's state).
+        case changed(entries: Int, pokes: Int)
+    }
+
+    /// How many times ``poke()`` was called.
+    private var pokes = 0
+
+    /// The number of entries and of pokes now, for a `.changed` condition.
+    var mark: (entries: Int, pokes: Int) {
+        lock.withLock { (entries.count, pokes) }
+    }
+
+    /// Wakes the waiters for `.changed`: something the run's records do not
+    /// show has changed.
+    func poke() {
+        let ready = lock.withLock { () -> [CheckedContinuation<Bool, Never>] in
+            pokes += 1
+            return readyWaiters()
+        }
+        for continuation in ready { continuation.resume(returning: true) }
+    }
+
+    /// Whether `condition` holds now; called under the lock.
+    private func holds(_ condition: Condition) -> Bool {
+        if case .changed(let seen, let poked) = condition {
+            return entries.count > seen || pokes > poked
+        }
+        return Self.holds(condition, in: entries)
     }
 
     /// Whether `condition` holds for `entries`.
     static func holds(_ condition: Condition, in entries: [Entry]) -> Bool {
         switch condition {
+        case .changed(let seen, _):
+            return entries.count > seen
         case .settled:
             return isSettled(entries)
         case .processedEvent(let start):
@@ -190,21 +222,27 @@ final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @uncheck
     private func append(_ entry: Entry) {
         let ready = lock.withLock { () -> [CheckedContinuation<Bool, Never>] in
             entries.append(entry)
-            var ready: [CheckedContinuation<Bool, Never>] = []
-            for (id, condition) in conditions {
-                guard let continuation = continuations[id] else {
-                    conditions[id] = nil  // expired
-                    continue
-                }
-                guard Self.holds(condition, in: entries) else { continue }
-                ready.append(continuation)
-                continuations[id] = nil
-                conditions[id] = nil
-                pending[id] = nil
-            }
-            return ready
+            return readyWaiters()
         }
         for continuation in ready { continuation.resume(returning: true) }
+    }
+
+    /// Removes and returns the waiters whose condition holds now; called
+    /// under the lock.
+    private func readyWaiters() -> [CheckedContinuation<Bool, Never>] {
+        var ready: [CheckedContinuation<Bool, Never>] = []
+        for (id, condition) in conditions {
+            guard let continuation = continuations[id] else {
+                conditions[id] = nil  // expired
+                continue
+            }
+            guard holds(condition) else { continue }
+            ready.append(continuation)
+            continuations[id] = nil
+            conditions[id] = nil
+            pending[id] = nil
+        }
+        return ready
     }
 
     /// The entries from `index` on.
@@ -270,7 +308,7 @@ final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @uncheck
         for condition: Condition, timeout: Duration, isolation: isolated (any Actor)? = #isolation
     ) async -> Bool {
         let id = lock.withLock { () -> Int? in
-            if Self.holds(condition, in: entries) { return nil }
+            if holds(condition) { return nil }
             return makeWaiter(timeout: timeout)
         }
         guard let id else { return true }
@@ -280,7 +318,7 @@ final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @uncheck
         // monitor at its deadline).
         return await withCheckedContinuation { continuation in
             let outcome = lock.withLock { () -> Bool? in
-                if Self.holds(condition, in: entries) {
+                if holds(condition) {
                     pending[id] = nil
                     return true
                 }
@@ -295,3 +333,12 @@ final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @uncheck
         }
     }
 }
+
+/// What can be told that something changed, without its generic type (a
+/// `@Sendable` closure may not capture the metatype of a transducer that is
+/// not `Sendable`).
+protocol Pokable: Sendable {
+    func poke()
+}
+
+extension RunLog: Pokable {}

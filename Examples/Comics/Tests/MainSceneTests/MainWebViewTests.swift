@@ -6,6 +6,7 @@
 import Foundation
 import MainScene
 import Oak
+import OakTesting
 import Testing
 import WebUI
 
@@ -195,21 +196,21 @@ struct MainWebViewTests {
 @MainActor
 struct MainWebViewRunTests {
     @Test func aPostedIntentReachesTheRun() async throws {
-        let app = MainHarness()
-        try await app.send(.start) { $0.comics?.state.phase == .showing(.mock(10)) }
+        let app = TransducerTester(Main.self, initialState: Main.State(), env: .mock, exhaustivity: .off)
+        await app.send(.start) { $0.comics?.state.phase == .showing(.mock(10)) }
         func perform(_ key: String) -> IntentResult? {
             let state = app.state
             let intents = MainIntents(for: state, proxy: app.proxy) { app.state }
             return MainWebView.perform(key, state: state, intents: intents)
         }
         #expect(perform("comics.previous") == .sent)
-        await app.waitFor { $0.comics?.state.phase == .showing(.mock(9)) }
+        await app.wait { $0.comics?.state.phase == .showing(.mock(9)) }
         #expect(perform("comics.next") == .sent)
-        await app.waitFor { $0.comics?.state.phase == .showing(.mock(10)) }
+        await app.wait { $0.comics?.state.phase == .showing(.mock(10)) }
         #expect(perform("main.showFavourites") == .sent)
-        await app.waitFor { $0.scene == .favourites && $0.favourites?.state.favourites.count == 3 }
+        await app.wait { $0.scene == .favourites && $0.favourites?.state.favourites.count == 3 }
         #expect(perform("main.openComic:2") == .sent)
-        await app.waitFor { $0.scene == .comics && $0.comics?.state.phase == .showing(.mock(2)) }
-        await app.end()
+        await app.wait { $0.scene == .comics && $0.comics?.state.phase == .showing(.mock(2)) }
+        await app.finish()
     }
 }

@@ -8,6 +8,7 @@ import Devices
 import Foundation
 import Models
 import Oak
+import OakTesting
 import RecordMeeting
 import StandupDetail
 import StandupForm
@@ -19,9 +20,9 @@ import Testing
 @Suite("The app", .timeLimit(.minutes(1)))
 @MainActor
 struct AppFeatureTests {
-    func started(_ store: MockStandupsStore, env: AppFeature.Env? = nil) async throws -> AppHarness {
-        let app = AppHarness(env: env ?? appEnv(store))
-        try await app.send(.start) { $0.data.phase == .loaded }
+    func started(_ store: MockStandupsStore, env: AppFeature.Env? = nil) async throws -> App {
+        let app = App(AppFeature.self, initialState: AppFeature.State(), env: env ?? appEnv(store), exhaustivity: .off)
+        await app.send(.start) { $0.data.phase == .loaded }
         return app
     }
 
@@ -29,25 +30,25 @@ struct AppFeatureTests {
     @Test func editingAStandupSavesItInTheStore() async throws {
         let store = MockStandupsStore([.mock])
         let app = try await started(store)
-        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
         try await app.detail(.edit) { if case .detail(let d) = $0.top { d.state.destination != nil } else { false } }
         try await app.detail(.form(.setTitle("Blob"))) { _ in true }
         try await app.detail(.doneEditing) { $0.data.standups.first?.title == "Blob" && $0.data.isSaved }
         #expect(store.standups.map(\.title) == ["Blob"])
         #expect(store.standups.first?.meetings == Standup.mock.meetings)
-        await app.end()
+        await app.finish()
     }
 
     // SyncUps: testDelete.
     @Test func deletingAStandupEmptiesTheListAndPopsItsScreen() async throws {
         let store = MockStandupsStore([.mock])
         let app = try await started(store)
-        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
         try await app.detail(.delete) { if case .detail(let d) = $0.top { d.state.destination != nil } else { false } }
         try await app.detail(.confirmDeletion) { $0.path.isEmpty && $0.data.standups.isEmpty && $0.data.isSaved }
         #expect(app.state.data.standups.isEmpty)
         #expect(store.standups.isEmpty)
-        await app.end()
+        await app.finish()
     }
 
     // SyncUps: testRecording.
@@ -58,20 +59,20 @@ struct AppFeatureTests {
         let store = MockStandupsStore([threeInSix])
         let speech = SpeechClient.mock(results: ["I completed the project"], log: log)
         let app = try await started(store, env: appEnv(store, speech: speech, clock: clock, sounds: sounds))
-        try await app.send(.open(threeInSix.id)) { $0.path.count == 1 }
+        await app.send(.open(threeInSix.id)) { $0.path.count == 1 }
         try await app.detail(.startMeeting) { $0.meeting?.transcript == "I completed the project" }
         // The meeting is saved with its room's id (saved twice, by the room
         // and by the app, it is one meeting).
         let room = try #require(app.state.top?.id)
         for _ in 1...6 { await clock.advance(by: .seconds(1)) }
-        await app.waitFor { $0.path.count == 1 && $0.data.isSaved }
+        await app.wait { $0.path.count == 1 && $0.data.isSaved }
         let meeting = Meeting(
             id: room, date: Date(timeIntervalSince1970: 1_234_567_890), transcript: "I completed the project")
         #expect(app.state.data.standups[id: threeInSix.id]?.meetings.elements == [meeting])
         #expect(store.standups.first?.meetings.elements == [meeting])
         #expect(sounds.plays == 2)
         #expect(log.starts == 1 && !log.isRunning)
-        await app.end()
+        await app.finish()
     }
 
     @Test func backFromAMeetingAsksAndDiscardingClosesIt() async throws {
@@ -80,67 +81,67 @@ struct AppFeatureTests {
         let speech = SpeechClient.mock(staysOpen: true, log: log)
         let env = appEnv(store, speech: speech)
         let app = try await started(store, env: env)
-        try await app.send(.open(threeInSix.id)) { $0.path.count == 1 }
+        await app.send(.open(threeInSix.id)) { $0.path.count == 1 }
         try await app.detail(.startMeeting) { $0.meeting?.recognition == .listening }
-        try await app.send(.back) { $0.meeting?.question == .endMeeting(isDiscardable: true) }
+        await app.send(.back) { $0.meeting?.question == .endMeeting(isDiscardable: true) }
         try await app.meeting(.confirmDiscard) { $0.path.count == 1 }
         // The room's run has ended (its recogniser with it) once its task
         // has: wait for it rather than race it.
         await env.meetings.stop()
         #expect(store.standups.first?.meetings.isEmpty == true)
         #expect(log.starts == 1 && !log.isRunning)
-        await app.end()
+        await app.finish()
     }
 
     @Test func aPastMeetingOpensOverItsStandupAndBackPopsExactlyOneScreen() async throws {
         let store = MockStandupsStore([.mock])
         let app = try await started(store)
-        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
         let meeting = Standup.mock.meetings[0]
         try await app.detail(.openMeeting(meeting.id)) { $0.path.count == 2 }
         #expect(app.state.top == .pastMeeting(meeting.id, of: Standup.mock.id))
-        try await app.send(.back) { $0.path.count == 1 }
+        await app.send(.back) { $0.path.count == 1 }
         // Opened again: the same screen again.
         try await app.detail(.openMeeting(meeting.id)) { $0.path.count == 2 }
-        try await app.send(.back) { $0.path.count == 1 }
-        try await app.send(.back) { $0.path.isEmpty }
-        try await app.send(.back) { $0.path.isEmpty }
-        await app.end()
+        await app.send(.back) { $0.path.count == 1 }
+        await app.send(.back) { $0.path.isEmpty }
+        await app.send(.back) { $0.path.isEmpty }
+        await app.finish()
     }
 
     @Test func aStandupDeletedElsewhereClosesItsScreens() async throws {
         let store = MockStandupsStore([.mock, .engineeringMock])
         let app = try await started(store)
-        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
         try await app.detail(.openMeeting(Standup.mock.meetings[0].id)) { $0.path.count == 2 }
         store.changeElsewhere(.delete(Standup.mock.id))
-        await app.waitFor { $0.path.isEmpty && $0.data.standups.count == 1 }
-        await app.end()
+        await app.wait { $0.path.isEmpty && $0.data.standups.count == 1 }
+        await app.finish()
     }
 
     @Test func quittingWaitsUntilEveryChangeIsDurable() async throws {
         let failure = StoreFailure(summary: "The disk is full.", detail: "disk full")
         let store = MockStandupsStore([], saveFailures: [failure])
         let app = try await started(store)
-        try await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
-        try await app.send(.list(.form(.setTitle("Kept")))) { _ in true }
-        try await app.send(.list(.confirmAdd)) { $0.data.failure == failure }
-        try await app.send(.quit) { $0.isQuitting }
+        await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        await app.send(.list(.form(.setTitle("Kept")))) { _ in true }
+        await app.send(.list(.confirmAdd)) { $0.data.failure == failure }
+        await app.send(.quit) { $0.isQuitting }
         #expect(!app.state.hasQuit)
-        try await app.send(.retrySave) { $0.hasQuit }
+        await app.send(.retrySave) { $0.hasQuit }
         #expect(store.standups.map(\.title) == ["Kept"])
-        await app.end()
+        await app.finish()
     }
 
     @Test func quittingAgainQuitsAtOnce() async throws {
         let failure = StoreFailure(summary: "The disk is full.", detail: "disk full")
         let store = MockStandupsStore([], saveFailures: [failure])
         let app = try await started(store)
-        try await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
-        try await app.send(.list(.confirmAdd)) { $0.data.failure == failure }
-        try await app.send(.quit) { $0.isQuitting }
-        try await app.send(.quit) { $0.hasQuit }
-        await app.end()
+        await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        await app.send(.list(.confirmAdd)) { $0.data.failure == failure }
+        await app.send(.quit) { $0.isQuitting }
+        await app.send(.quit) { $0.hasQuit }
+        await app.finish()
     }
 
     @Test func everySessionOfAProcessSharesOneProviderAndSeesTheOthersChanges() async throws {
@@ -149,15 +150,15 @@ struct AppFeatureTests {
         let first = try await started(store, env: env)
         let second = try await started(store, env: env)
         #expect(first.state.provider != nil && first.state.provider == second.state.provider)
-        try await first.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
-        try await first.send(.list(.form(.setTitle("Shared")))) { _ in true }
-        try await first.send(.list(.confirmAdd)) { _ in true }
+        await first.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        await first.send(.list(.form(.setTitle("Shared")))) { _ in true }
+        await first.send(.list(.confirmAdd)) { _ in true }
         // The other session shows it from the one copy, before it is saved.
-        await second.waitFor { $0.data.standups.map(\.title) == ["Design", "Shared"] }
-        await first.waitFor { $0.isSaved }
+        await second.wait { $0.data.standups.map(\.title) == ["Design", "Shared"] }
+        await first.wait { $0.isSaved }
         #expect(store.standups.map(\.title) == ["Design", "Shared"])
-        await first.end()
-        await second.end()
+        await first.finish()
+        await second.finish()
     }
 
     @Test func everySessionKnowsWhichMeetingsRunSoAStandupsScreenOffersToJoin() async throws {
@@ -165,50 +166,50 @@ struct AppFeatureTests {
         let env = appEnv(store, speech: .mock(staysOpen: true, log: SpeechLog()))
         let first = try await started(store, env: env)
         let other = try await started(store, env: env)
-        try await first.send(.open(threeInSix.id)) { $0.path.count == 1 }
+        await first.send(.open(threeInSix.id)) { $0.path.count == 1 }
         try await first.detail(.startMeeting) { $0.meeting != nil }
-        await other.waitFor { $0.meetingsRunning == [threeInSix.id] }
-        try await first.send(.back) { $0.meeting?.question == .endMeeting(isDiscardable: true) }
+        await other.wait { $0.meetingsRunning == [threeInSix.id] }
+        await first.send(.back) { $0.meeting?.question == .endMeeting(isDiscardable: true) }
         try await first.meeting(.confirmDiscard) { $0.path.count == 1 }
-        await other.waitFor { $0.meetingsRunning.isEmpty }
-        await first.end()
-        await other.end()
+        await other.wait { $0.meetingsRunning.isEmpty }
+        await first.finish()
+        await other.finish()
     }
 
     @Test func anEditMeetingAnotherIsMergedTheConflictIsSaidAndTheirsCanBeTakenBack() async throws {
         let store = MockStandupsStore([.mock])
         let app = try await started(store)
-        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
         try await app.detail(.edit) { Self.form(of: $0) != nil }
         // Meanwhile, another process changes its title and theme.
         var theirs = Standup.mock
         theirs.title = "Theirs"
         theirs.theme = .navy
         store.changeElsewhere(.update(theirs))
-        await app.waitFor { $0.data.standups.first?.title == "Theirs" }
+        await app.wait { $0.data.standups.first?.title == "Theirs" }
         try await app.detail(.form(.setTitle("Mine"))) { Self.form(of: $0)?.standup.title == "Mine" }
         try await app.detail(.doneEditing) { Self.form(of: $0) == nil }
         // Both edits kept (their theme, my title), and the screen says whose
         // title was replaced.
-        await app.waitFor { $0.isSaved && $0.data.conflicts[Standup.mock.id] == [.title(theirs: "Theirs")] }
+        await app.wait { $0.isSaved && $0.data.conflicts[Standup.mock.id] == [.title(theirs: "Theirs")] }
         #expect(store.standups.first?.title == "Mine" && store.standups.first?.theme == .navy)
         // "Use theirs" puts their title back, and the notice goes.
-        try await app.send(.takeTheirs(Standup.mock.id)) {
+        await app.send(.takeTheirs(Standup.mock.id)) {
             $0.isSaved && $0.data.conflicts.isEmpty && $0.data.standups.first?.title == "Theirs"
         }
         #expect(store.standups.first?.title == "Theirs" && store.standups.first?.theme == .navy)
-        await app.end()
+        await app.finish()
     }
 
     @Test func aStandupDeletedElsewhereWhileItsFormIsOpenKeepsWhatWasTyped() async throws {
         let store = MockStandupsStore([.mock])
         let app = try await started(store)
-        try await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
+        await app.send(.open(Standup.mock.id)) { $0.path.count == 1 }
         try await app.detail(.edit) { Self.form(of: $0) != nil }
         try await app.detail(.form(.setTitle("Typed"))) { Self.form(of: $0)?.standup.title == "Typed" }
         store.changeElsewhere(.delete(Standup.mock.id))
         // The form stays, and says so.
-        await app.waitFor { state in
+        await app.wait { state in
             guard case .detail(let child)? = state.top else { return false }
             return child.state.isDeletedElsewhere && state.data.standups.isEmpty
         }
@@ -217,17 +218,17 @@ struct AppFeatureTests {
         try await app.detail(.doneEditing) { $0.isSaved && $0.data.conflicts[Standup.mock.id] == [.deletedElsewhere] }
         #expect(store.standups.map(\.title) == ["Typed"])
         #expect(store.standups.first?.meetings.isEmpty == true)
-        try await app.send(.dismissConflicts(Standup.mock.id)) { $0.data.conflicts.isEmpty }
+        await app.send(.dismissConflicts(Standup.mock.id)) { $0.data.conflicts.isEmpty }
         // Deleted elsewhere while its form is open, then let go: the screen
         // closes.
         try await app.detail(.edit) { Self.form(of: $0) != nil }
         store.changeElsewhere(.delete(Standup.mock.id))
-        await app.waitFor { state in
+        await app.wait { state in
             guard case .detail(let child)? = state.top else { return false }
             return child.state.isDeletedElsewhere
         }
         try await app.detail(.cancelEdit) { $0.path.isEmpty }
-        await app.end()
+        await app.finish()
     }
 
     /// The form open on the stand-up's screen on top, if one is.
@@ -241,32 +242,32 @@ struct AppFeatureTests {
         let env = appEnv(store)
         let sessions = 8
         let changes = 12
-        var apps: [AppHarness] = []
+        var apps: [App] = []
         for _ in 0..<sessions { apps.append(try await started(store, env: env)) }
         // Every session adds its stand-ups as fast as it can: more changes
         // at once than the provider's buffer holds.
-        var adding: [Task<Void, any Error>] = []
+        var adding: [Task<Void, Never>] = []
         for session in 0..<sessions {
             let app = apps[session]
             adding.append(
                 Task { @MainActor in
                     for change in 0..<changes {
                         let id = UUID(number: 1 + session * 100 + change)
-                        try await app.send(.list(.add(id, attendee: UUID(number: 50_000 + session * 100 + change))))
-                        try await app.send(.list(.form(.setTitle("\(session)-\(change)"))))
-                        try await app.send(.list(.confirmAdd))
+                        await app.send(.list(.add(id, attendee: UUID(number: 50_000 + session * 100 + change))))
+                        await app.send(.list(.form(.setTitle("\(session)-\(change)"))))
+                        await app.send(.list(.confirmAdd))
                     }
                 })
         }
-        for task in adding { try await task.value }
-        for app in apps { await app.waitFor { $0.isSaved && $0.data.standups.count == sessions * changes } }
+        for task in adding { await task.value }
+        for app in apps { await app.wait { $0.isSaved && $0.data.standups.count == sessions * changes } }
         let titles = store.standups.map(\.title)
         #expect(titles.count == sessions * changes)
         for session in 0..<sessions {
             let own = titles.filter { $0.hasPrefix("\(session)-") }
             #expect(own == (0..<changes).map { "\(session)-\($0)" })
         }
-        for app in apps { await app.end() }
+        for app in apps { await app.finish() }
     }
 
     @Test func closingTheSharedProviderWaitsUntilEveryChangeIsDurable() async throws {
@@ -283,9 +284,9 @@ struct AppFeatureTests {
                 },
                 startOver: gated.startOver))
         let app = try await started(store, env: env)
-        try await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
-        try await app.send(.list(.confirmAdd)) { !$0.data.writing.isEmpty }
-        await app.end()
+        await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        await app.send(.list(.confirmAdd)) { !$0.data.writing.isEmpty }
+        await app.finish()
         let closed = Task { await env.standups.close(waitingAtMost: .seconds(60)) }
         #expect(store.standups.isEmpty)
         open.yield()
@@ -316,9 +317,9 @@ struct AppFeatureTests {
                 },
                 startOver: mock.startOver, clock: clock))
         let app = try await started(store, env: env)
-        try await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
-        try await app.send(.list(.confirmAdd)) { $0.data.failure != nil }
-        await app.end()
+        await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        await app.send(.list(.confirmAdd)) { $0.data.failure != nil }
+        await app.finish()
         let closed = Task { await env.standups.close(waitingAtMost: .seconds(60)) }
         // The retry's timer, on the test clock.
         while store.standups.isEmpty { await clock.advance(by: .seconds(1)) }
@@ -340,10 +341,10 @@ struct AppFeatureTests {
                 },
                 startOver: mock.startOver, clock: TestClock()))
         let app = try await started(store, env: env)
-        try await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
-        try await app.send(.list(.confirmAdd)) { $0.data.failure != nil }
+        await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
+        await app.send(.list(.confirmAdd)) { $0.data.failure != nil }
         let added = try #require(app.state.data.standups.first)
-        await app.end()
+        await app.finish()
         let unsaved = await env.standups.close(waitingAtMost: .seconds(60), clock: ImmediateClock())
         #expect(unsaved.map(\.standupID) == [added.id])
         #expect(unsaved.first?.summary.hasPrefix("add the stand-up \"") == true)
@@ -361,14 +362,14 @@ struct AppFeatureTests {
                 uuid: { UUID() }),
             homes: MeetingHomes(claim: { _ in .elsewhere(elsewhere) }))
         let app = try await started(store, env: env)
-        try await app.send(.open(threeInSix.id)) { $0.path.count == 1 }
+        await app.send(.open(threeInSix.id)) { $0.path.count == 1 }
         try await app.detail(.startMeeting) {
             if case .detail(let d) = $0.top { d.state.destination != nil } else { false }
         }
         try await app.detail(.continueWithoutRecording) { $0.meetingElsewhere == elsewhere }
         #expect(app.state.path.count == 1 && env.meetings.count == 0)
         // Back: the notice goes with the screen.
-        try await app.send(.back) { $0.path.isEmpty && $0.meetingElsewhere == nil }
-        await app.end()
+        await app.send(.back) { $0.path.isEmpty && $0.meetingElsewhere == nil }
+        await app.finish()
     }
 }

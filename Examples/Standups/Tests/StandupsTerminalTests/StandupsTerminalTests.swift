@@ -7,6 +7,7 @@ import Devices
 import Foundation
 import Models
 import Oak
+import OakTesting
 import Observation
 import RecordMeeting
 import StandupDetail
@@ -35,7 +36,7 @@ struct StandupsTerminalTests {
                     uuid: { UUID() }))
             host = ObservableTransducer(initialState: AppFeature.State(), env: env)
             await host.proxy.send(.start)
-            await until { $0.data.phase == .loaded }
+            await host.wait { $0.data.phase == .loaded }
         }
 
         /// The screen drawn now, 80 × 24.
@@ -64,23 +65,6 @@ struct StandupsTerminalTests {
         func type(_ text: String) async {
             for character in text { await screen.handle(.character(character)) }
         }
-
-        /// Waits until the app's state satisfies `condition`.
-        /// Waits until `condition` holds; checked inside the tracking, so
-        /// that what it reads of a room or a child (their own state, not
-        /// the app's) is observed too.
-        func until(_ condition: @escaping (AppFeature.State) -> Bool) async {
-            while true {
-                let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-                let holds = withStateTracking {
-                    condition(host.state)
-                } onChange: {
-                    changed.yield()
-                }
-                if holds { return }
-                for await _ in changes { break }
-            }
-        }
     }
 
     @Test("a stand-up added with the keyboard: typed text, Tab between fields, ← → for length and theme")
@@ -99,7 +83,7 @@ struct StandupsTerminalTests {
         #expect(app.text.contains("6 min"))
         #expect(app.text.contains("Buttercup"))
         await app.press(.enter)
-        await app.until { $0.data.standups.count == 1 && $0.data.isSaved }
+        await app.host.wait { $0.data.standups.count == 1 && $0.data.isSaved }
 
         let added = app.store.standups.first
         #expect(added?.title == "Retro")
@@ -117,7 +101,7 @@ struct StandupsTerminalTests {
         #expect(app.text.contains("Start meeting"))
         #expect(app.text.contains("Blob, Blob Jr, Blob Sr"))
         await app.press(.character("s"))
-        await app.until {
+        await app.host.wait {
             if case .detail(let detail) = $0.top {
                 detail.state.destination == .question(.speechRestricted)
             } else {
@@ -129,14 +113,14 @@ struct StandupsTerminalTests {
         await app.press(.character("e"), .character("q"))
         #expect(app.text.contains("Speech recognition is unavailable"))
         await app.press(.character("c"))
-        await app.until { if case .meeting = $0.top { true } else { false } }
+        await app.host.wait { if case .meeting = $0.top { true } else { false } }
         #expect(app.text.contains("Speaker 1 of 6: Blob"))
         #expect(app.text.contains("Not recording"))
         await app.press(.character("e"))
-        await app.until { if case .meeting(let room) = $0.top { room.state.question != nil } else { false } }
+        await app.host.wait { if case .meeting(let room) = $0.top { room.state.question != nil } else { false } }
         #expect(app.text.contains("End meeting?"))
         await app.press(.character("d"))
-        await app.until { if case .detail = $0.top { true } else { false } }
+        await app.host.wait { if case .detail = $0.top { true } else { false } }
         #expect(app.store.standups.first?.meetings == Standup.mock.meetings, "a discarded meeting is not saved")
     }
 
@@ -144,21 +128,23 @@ struct StandupsTerminalTests {
     func anEditThatMetAnotherSaysSo() async {
         let app = await App([.mock])
         await app.press(.enter, .character("e"))
-        await app.until { if case .detail(let child) = $0.top { child.state.destination != nil } else { false } }
+        await app.host.wait { if case .detail(let child) = $0.top { child.state.destination != nil } else { false } }
         // Another process renames it while the form is open here.
         var theirs = Standup.mock
         theirs.title = "Theirs"
         app.store.changeElsewhere(.update(theirs))
-        await app.until { $0.data.standups.first?.title == "Theirs" }
+        await app.host.wait { $0.data.standups.first?.title == "Theirs" }
         await app.press(.backspace, .backspace, .backspace, .backspace, .backspace, .backspace)
         await app.type("Mine")
         await app.press(.enter)
-        await app.until { $0.data.isSaved && !$0.data.conflicts.isEmpty }
+        await app.host.wait { $0.data.isSaved && !$0.data.conflicts.isEmpty }
         #expect(app.text.contains("Edited in two places at once:"))
         #expect(app.text.contains("Its title was also changed elsewhere, to “Theirs”; yours is kept."))
         #expect(app.text.contains("t  use theirs   k  ok"))
         await app.press(.character("t"))
-        await app.until { $0.data.isSaved && $0.data.conflicts.isEmpty && $0.data.standups.first?.title == "Theirs" }
+        await app.host.wait {
+            $0.data.isSaved && $0.data.conflicts.isEmpty && $0.data.standups.first?.title == "Theirs"
+        }
         #expect(!app.text.contains("Edited in two places"))
         #expect(app.store.standups.first?.title == "Theirs")
     }

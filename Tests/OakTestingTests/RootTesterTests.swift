@@ -1,0 +1,149 @@
+// The tester drives a root whose feature runs as a child: it waits for a
+// condition of the state, including what the condition reads of the child's
+// own state (which changes without a step of the root), without polling;
+// in non-exhaustive mode the state that effects' events changed is the
+// tester's state (TCA's open issue #2240), and what it skipped is listed.
+
+import IssueReporting
+import Oak
+import OakTesting
+import Testing
+
+/// A child that counts the ticks it is told about and says each count.
+private enum Clicks: Transducer {
+    struct State: NonTerminal, Equatable, Sendable {
+        var count = 0
+    }
+
+    enum Event: Sendable { case tick }
+
+    static func update(_ state: inout State, event: Event) -> Int {
+        state.count += 1
+        return state.count
+    }
+}
+
+/// A root: `.open` shows a tally as a child run, which reports its counts
+/// back as `.tallied`; `.close` dismisses it.
+private enum Desk: EffectTransducer {
+    struct State: NonTerminal, Equatable, Sendable {
+        var tally: Child<Clicks>?
+        var lastCount = 0
+    }
+
+    enum Event: Equatable, Sendable {
+        case open
+        case close
+        case tallied(Int)
+    }
+
+    static func update(_ state: inout State, event: Event) -> Self.Effect? {
+        let before = state
+        switch event {
+        case .open: state.tally = Child(Clicks.self, initialState: Clicks.State())
+        case .close: state.tally = nil
+        case .tallied(let count): state.lastCount = count
+        }
+        return Effect.children(\.tallies, from: before, to: state) { child in
+            .run(child, output: { .tallied($0) })
+        }
+    }
+}
+
+extension Desk.State {
+    fileprivate var tallies: [Child<Clicks>] { tally.map { [$0] } ?? [] }
+}
+
+@Suite("The tester drives a root with a child", .timeLimit(.minutes(1)))
+@MainActor
+struct RootTesterTests {
+    @Test func itWaitsForAConditionOfTheChildsStateWithoutPolling() async throws {
+        let tester = TransducerTester(Desk.self, initialState: Desk.State(), exhaustivity: .off)
+        await tester.send(.open) { $0.tally != nil }
+        let tally = try #require(tester.state.tally)
+        try tally.send(.tick)
+        try tally.send(.tick)
+        await tester.wait { $0.tally?.state.count == 2 && $0.lastCount == 2 }
+        #expect(tester.state.lastCount == 2)
+        await tester.send(.close) { $0.tally == nil }
+        await tester.finish()
+    }
+
+    @Test func stateChangedByEffectsIsTheTestersStateInNonExhaustiveMode() async throws {
+        let tester = TransducerTester(Desk.self, initialState: Desk.State(), exhaustivity: .off)
+        await tester.send(.open) { $0.tally != nil }
+        try tester.state.tally?.send(.tick)
+        await tester.wait { $0.lastCount == 1 }
+        // The `.tallied(1)` step was sent by the child's run, not the test.
+        #expect(tester.state.lastCount == 1)
+        await tester.skipInFlightEffects()
+        await tester.finish()
+    }
+
+    @Test func exhaustiveModeStillChecksEveryStepOfTheRoot() async throws {
+        let tester = TransducerTester(Desk.self, initialState: Desk.State())
+        await tester.send(.open) { $0.tally = tester.state.tally }
+        try tester.state.tally?.send(.tick)
+        await tester.receive(.tallied(1)) { $0.lastCount = 1 }
+        await tester.send(.close) { $0.tally = nil }
+        await tester.finish()
+    }
+
+    @Test func aConditionThatNeverHoldsFailsWithTheLastState() async throws {
+        let tester = TransducerTester(Desk.self, initialState: Desk.State(), exhaustivity: .off)
+        tester.timeout = .milliseconds(200)
+        await withKnownIssue {
+            await tester.wait { $0.lastCount == 5 }
+        } matching: { issue in
+            issue.description.contains("did not hold within") && issue.description.contains("lastCount")
+        }
+        // The same with `send(_:until:)` written with a trailing closure: it
+        // is the waiting form, not the state assertion.
+        await withKnownIssue {
+            await tester.send(.open) { $0.lastCount == 5 }
+        } matching: { issue in
+            issue.description.contains("did not hold within")
+        }
+        await tester.skipInFlightEffects()
+        await tester.finish()
+    }
+
+    @Test func skippedStepsAreListedWhenAsked() async throws {
+        let tester = TransducerTester(
+            Desk.self, initialState: Desk.State(), exhaustivity: .off(showSkippedAssertions: true))
+        await tester.send(.open) { $0.tally != nil }
+        try tester.state.tally?.send(.tick)
+        let reporter = CollectingReporter()
+        await withIssueReporters([.default, reporter]) {
+            await tester.wait { $0.lastCount == 1 }
+        }
+        #expect(reporter.messages.contains { $0.contains("Asserted by the condition") && $0.contains("tallied(1)") })
+        await tester.send(.close) { $0.tally == nil }
+        await tester.finish()
+    }
+}
+
+@Suite("A host waited on until a condition holds", .timeLimit(.minutes(1)))
+@MainActor
+struct HostConditionTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func aHostIsWaitedOnUntilItsChildsStateHolds() async throws {
+        let host = ObservableTransducer<Desk>(initialState: Desk.State(), env: ())
+        try host.proxy.send(.open)
+        #expect(await host.wait { $0.tally != nil })
+        try host.state.tally?.send(.tick)
+        #expect(await host.wait { $0.tally?.state.count == 1 && $0.lastCount == 1 })
+        host.cancel()
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func aConditionThatNeverHoldsFailsAfterTheTimeout() async throws {
+        let host = ObservableTransducer<Desk>(initialState: Desk.State(), env: ())
+        await withKnownIssue {
+            #expect(await !host.wait(until: { $0.lastCount == 3 }, timeout: .milliseconds(100)))
+        } matching: { issue in
+            issue.description.contains("did not hold of the host's state")
+        }
+        host.cancel()
+    }
+}
