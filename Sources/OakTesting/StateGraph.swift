@@ -243,7 +243,62 @@ extension StateGraph {
         maxDepth: Int = 20,
         isolation: isolated (any Actor)? = #isolation
     ) async -> Self {
-        let probe = Probe<T>(initial: initialState, env: env, clock: clock)
+        await explore(
+            from: initialState, events: events,
+            probe: Probe<T>(initial: initialState, env: env, clock: clock, same: { $0 == $1 }),
+            node: node, eventName: eventName, allowing: allowing, maxStates: maxStates, maxDepth: maxDepth)
+    }
+
+    /// Explores the states of a root: a transducer whose state holds
+    /// handles of child runs (``Child``).
+    ///
+    /// A handle compares by the run it names, and every replay starts new
+    /// ones, so states are told apart by `identity`: what the root itself
+    /// keeps (the screen shown, what is being typed), not the handles.
+    /// `children` lists the handles a state holds: the operations that run
+    /// them are not waited for (they run as long as the state holds them),
+    /// but the children's runs are, until each has processed the events
+    /// sent to it and its operations rest — so what a child says to its
+    /// parent arrives within the step that led to it.
+    ///
+    /// ```swift
+    /// let graph = await StateGraph.explore(
+    ///     Main.self, from: Main.State(), events: events, env: { .mock },
+    ///     identity: { [$0.scene == .comics ? "comics" : "favourites", $0.prompt ?? "-"] },
+    ///     children: { [$0.comics as (any ExploredChild)?, $0.favourites].compactMap { $0 } },
+    ///     node: { "\($0.scene)" })
+    /// ```
+    ///
+    /// The other parameters are those of
+    /// ``explore(_:from:events:env:clock:node:eventName:allowing:maxStates:maxDepth:isolation:)``.
+    public static func explore<Identity: Hashable>(
+        _ type: T.Type,
+        from initialState: T.State,
+        events: [T.Event],
+        env: @escaping () -> T.Env,
+        clock: TestClock<Duration>? = nil,
+        identity: @escaping (T.State) -> Identity,
+        children: @escaping (T.State) -> [any ExploredChild],
+        node: @escaping (T.State) -> Node,
+        eventName: @escaping (T.Event) -> String = { "\($0)" },
+        allowing: @escaping (T.State, T.Event) -> Bool = { _, _ in true },
+        maxStates: Int = 100,
+        maxDepth: Int = 20,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> Self {
+        let probe = Probe<T>(
+            initial: initialState, env: env, clock: clock, same: { identity($0) == identity($1) },
+            children: children)
+        return await explore(
+            from: initialState, events: events, probe: probe, node: node, eventName: eventName, allowing: allowing,
+            maxStates: maxStates, maxDepth: maxDepth)
+    }
+
+    private static func explore(
+        from initialState: T.State, events: [T.Event], probe: Probe<T>, node: @escaping (T.State) -> Node,
+        eventName: @escaping (T.Event) -> String, allowing: @escaping (T.State, T.Event) -> Bool,
+        maxStates: Int, maxDepth: Int, isolation: isolated (any Actor)? = #isolation
+    ) async -> Self {
         // Safety: a graph, its probe and these functions are used by one test
         // at a time, on the isolation of the call that uses them.
         nonisolated(unsafe) let replayProbe = probe
@@ -358,7 +413,7 @@ extension StateGraph {
                         + "that does not wait on the explorer's clock, or real time)"
                     continue
                 }
-                if visited.isEmpty || visited.allSatisfy({ node($0.state) == from && $0.state == state }) {
+                if visited.isEmpty || visited.allSatisfy({ node($0.state) == from && probe.same($0.state, state) }) {
                     if case .send(let event) = candidate,
                         !(eventsThatChangeNothing[from]?.contains(eventName(event)) ?? false)
                     {
@@ -390,7 +445,7 @@ extension StateGraph {
                     // the answers it led to are processed; a node passed
                     // through on the way (an operation in flight) is not
                     // a place a run can be held in.
-                    if index == visited.count - 1, !explored.contains(step.state) {
+                    if index == visited.count - 1, !explored.contains(where: { probe.same($0, step.state) }) {
                         if explored.count < maxStates {
                             explored.append(step.state)
                             queue.append((step.state, path + [candidate]))
@@ -418,11 +473,24 @@ final class Probe<T: BaseTransducer> {
     /// with nothing sleeping on the clock: they await something else
     /// (``untilOperationsRest(in:proxy:isolation:)``).
     private var awaitingSomethingElse = Set<EffectID>()
+    /// Whether two states are the same state for the exploration: equal,
+    /// or of equal identity (a root's state holds child handles that each
+    /// run makes anew).
+    let same: (T.State, T.State) -> Bool
+    /// The children a state holds: the operations that run them are not
+    /// waited for (they run as long as the state holds them); their runs
+    /// are, until they have processed what they had.
+    let children: (T.State) -> [any ExploredChild]
 
-    init(initial: T.State, env: @escaping () -> T.Env, clock: TestClock<Duration>?) {
+    init(
+        initial: T.State, env: @escaping () -> T.Env, clock: TestClock<Duration>?,
+        same: @escaping (T.State, T.State) -> Bool, children: @escaping (T.State) -> [any ExploredChild] = { _ in [] }
+    ) {
         self.initial = initial
         self.env = env
         self.clock = clock
+        self.same = same
+        self.children = children
     }
 
     /// The events `step` led to and the states after them, in order, when
@@ -440,7 +508,7 @@ final class Probe<T: BaseTransducer> {
         for _ in 0..<3 {
             let steps = await run(from: initial, taking: path + [step])
             let reached = steps.prefix(path.count).joined().last?.state ?? initial
-            guard steps.count >= path.count, reached == expected else { continue }
+            guard steps.count >= path.count, same(reached, expected) else { continue }
             guard steps.count == path.count + 1 else { return [] }
             return steps.last ?? []
         }
@@ -538,12 +606,19 @@ final class Probe<T: BaseTransducer> {
         while true {
             _ = await log.settle(
                 pendingEvents: { proxy._channel.pendingEvents }, timeout: .seconds(5), until: deadline)
-            let waitedFor = log.operationsInFlight.filter { info in
-                info.id.map { !awaitingSomethingElse.contains($0) } ?? true
+            let held = log.lastState.map(children) ?? []
+            let childRuns = Set(held.map(\.operationID))
+            let others = log.othersAtRest
+            let waitedFor = (log.operationsInFlight + others.operations).filter { info in
+                guard let id = info.id else { return true }
+                return !childRuns.contains(id) && !awaitingSomethingElse.contains(id)
             }
-            guard !waitedFor.isEmpty else { return }
+            // A child with events in its channel has yet to process them
+            // (its run may not even have started).
+            let childrenBusy = !others.areParked || held.contains { $0.pendingEvents > 0 }
+            guard !waitedFor.isEmpty || childrenBusy else { return }
             // `checkSuspension` throws when something sleeps on the clock.
-            if let clock, (try? await clock.checkSuspension()) == nil { return }
+            if !waitedFor.isEmpty, let clock, (try? await clock.checkSuspension()) == nil { return }
             guard ContinuousClock.now < deadline else {
                 awaitingSomethingElse.formUnion(waitedFor.compactMap(\.id))
                 return
@@ -657,3 +732,17 @@ public struct TransitionCoverage: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension StateGraph.Step: Equatable where T.Event: Equatable {}
+
+/// A child run a state holds, as an exploration of its parent sees it: a
+/// ``Child`` handle.
+public protocol ExploredChild {
+    /// The id of the operation that runs the child.
+    var operationID: EffectID { get }
+    /// How many events wait in the child's channel.
+    var pendingEvents: Int { get }
+}
+
+extension Child: ExploredChild {
+    /// How many events wait in the child's channel.
+    public var pendingEvents: Int { proxy._channel.pendingEvents }
+}

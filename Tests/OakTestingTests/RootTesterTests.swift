@@ -147,3 +147,62 @@ struct HostConditionTests {
         host.cancel()
     }
 }
+
+/// A root that tells its child something as it opens it: the child's
+/// answer comes back within the step that opened it.
+private enum Kiosk: EffectTransducer {
+    struct State: NonTerminal, Equatable, Sendable {
+        var tally: Child<Clicks>?
+        var lastCount = 0
+    }
+
+    enum Event: Equatable, Sendable {
+        case open
+        case close
+        case tallied(Int)
+    }
+
+    static func update(_ state: inout State, event: Event) -> Self.Effect? {
+        let before = state
+        switch event {
+        case .open:
+            guard state.tally == nil else { return nil }
+            state.tally = Child(Clicks.self, initialState: Clicks.State())
+        case .close: state.tally = nil
+        case .tallied(let count): state.lastCount = count
+        }
+        return Effect.children(
+            \.tallies, from: before, to: state,
+            start: { child in .combine(.run(child, output: { .tallied($0) }), .send(.tick, to: child)) })
+    }
+}
+
+extension Kiosk.State {
+    fileprivate var tallies: [Child<Clicks>] { tally.map { [$0] } ?? [] }
+}
+
+@Suite("A root explored with its children", .timeLimit(.minutes(1)))
+@MainActor
+struct RootGraphTests {
+    @Test func whatAChildSaysArrivesWithinTheStepThatStartedIt() async {
+        struct Identity: Hashable {
+            var isOpen: Bool
+            var lastCount: Int
+        }
+        let graph = await StateGraph.explore(
+            Kiosk.self, from: Kiosk.State(), events: [.open, .close], env: {},
+            identity: { Identity(isOpen: $0.tally != nil, lastCount: $0.lastCount) },
+            children: { $0.tally.map { [$0] } ?? [] },
+            node: { "\($0.tally == nil ? "closed" : "open"), \($0.lastCount)" },
+            eventName: { if case .tallied = $0 { "tallied" } else { "\($0)" } })
+        graph.requireComplete()
+        #expect(
+            Set(graph.edges.map(\.description)) == [
+                "closed, 0 --open--> open, 0", "open, 0 --tallied (received)--> open, 1",
+                "open, 1 --close--> closed, 1", "closed, 1 --open--> open, 1",
+                "open, 1 --tallied (received)--> open, 1",
+            ])
+        let coverage = await graph.verifyTransitions()
+        #expect(coverage.covered == coverage.found)
+    }
+}

@@ -199,7 +199,10 @@ final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @uncheck
 
     func record<R: BaseTransducer>(_ record: InspectionRecord<R>, of run: RunID) {
         forward?.record(record, of: run)
-        guard let record = record as? InspectionRecord<T> else { return }
+        guard let record = record as? InspectionRecord<T> else {
+            noteOther(record, of: run)
+            return
+        }
         let entry: Entry?
         switch record {
         case .event(let event): entry = .event(event)
@@ -216,6 +219,56 @@ final class RunLog<T: BaseTransducer>: WaiterBook, TransducerInspector, @uncheck
         case .ended(let error): entry = .ended(error)
         }
         if let entry { append(entry) }
+    }
+
+    /// What is known of the other runs whose records came here: the runs of
+    /// a root's children (they inherit the tester's inspector), by run.
+    private var others: [RunID: OtherRun] = [:]
+
+    /// Another run: whether its loop has parked (or ended), and its
+    /// operations in flight.
+    struct OtherRun {
+        var isParked = false
+        var operations: [UInt64: EffectInfo] = [:]
+    }
+
+    /// Notes a record of another run than the one under test.
+    private func noteOther<R: BaseTransducer>(_ record: InspectionRecord<R>, of run: RunID) {
+        lock.withLock {
+            switch record {
+            case .event, .state, .output, .eventRefused, .intentRefused:
+                others[run, default: OtherRun()].isParked = false
+            case .waitingForEvents:
+                others[run, default: OtherRun()].isParked = true
+            case .ended:
+                others[run] = nil
+            case .effectStarted(let info):
+                if info.kind == .operation { others[run, default: OtherRun()].operations[info.sequenceNumber] = info }
+            case .effectFinished(let info), .effectCancelled(let info), .effectFailed(let info, _):
+                others[run]?.operations[info.sequenceNumber] = nil
+            }
+        }
+    }
+
+    /// Whether every other run seen (a root's children) has parked, and the
+    /// operations they have in flight.
+    var othersAtRest: (areParked: Bool, operations: [EffectInfo]) {
+        lock.withLock {
+            (
+                others.values.allSatisfy(\.isParked),
+                others.values.flatMap { $0.operations.values }.sorted { $0.sequenceNumber < $1.sequenceNumber }
+            )
+        }
+    }
+
+    /// The state of the last update, if there was one.
+    var lastState: T.State? {
+        lock.withLock {
+            for entry in entries.reversed() {
+                if case .state(let state) = entry { return state }
+            }
+            return nil
+        }
     }
 
     /// Appends `entry` and resumes the waiters it satisfies.
