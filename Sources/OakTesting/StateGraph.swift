@@ -250,7 +250,7 @@ extension StateGraph {
     }
 
     /// Explores the states of a root: a transducer whose state holds
-    /// handles of child runs (``Child``).
+    /// handles of child runs (`Child`).
     ///
     /// A handle compares by the run it names, and every replay starts new
     /// ones, so states are told apart by `identity`: what the root itself
@@ -734,7 +734,7 @@ public struct TransitionCoverage: Equatable, Sendable, CustomStringConvertible {
 extension StateGraph.Step: Equatable where T.Event: Equatable {}
 
 /// A child run a state holds, as an exploration of its parent sees it: a
-/// ``Child`` handle.
+/// `Child` handle.
 public protocol ExploredChild {
     /// The id of the operation that runs the child.
     var operationID: EffectID { get }
