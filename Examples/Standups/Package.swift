@@ -67,9 +67,9 @@ let package = Package(
             path: "Providers/Postgres"),
         // Core: the speech recogniser, pocketsphinx offline (an adapter:
         // loads the library at run time; "restricted" where it is missing).
-        .systemLibrary(
-            name: "CPocketsphinx", path: "Core/CPocketsphinx", pkgConfig: "pocketsphinx",
-            providers: [.apt(["libpocketsphinx-dev"])]),
+        // No pkg-config: it would link the library, and a program built
+        // where it is installed would not start without it (decision 0047).
+        .systemLibrary(name: "CPocketsphinx", path: "Core/CPocketsphinx"),
         .target(name: "SpeechRecognizer", dependencies: ["CPocketsphinx"], path: "Core/SpeechRecognizer"),
         // Modules: the features. The form (embedded by the list and the
         // detail).

@@ -6,9 +6,11 @@
 //
 // Handles are opaque (`void *`). Each signature is written once, as a macro
 // over the handle types: the typedefs instantiate it with `void *`, and where
-// the real headers exist the same macro, instantiated with the real types,
-// must match the real declaration, so that a mistake in a signature fails
-// the build on a machine with `libpocketsphinx-dev`. (ALSA's are not checked:
+// the real headers are on the include path the same macro, instantiated with
+// the real types, must match the real declaration. The build does not put
+// them there (pkg-config would link the library too); a test of the app
+// compiles this header with `pkg-config --cflags pocketsphinx`, so that a
+// mistake in a signature fails on a machine with `libpocketsphinx-dev`. (ALSA's are not checked:
 // its headers spell some parameters as enums, and this machine has none to
 // check against; its constants below are copied from `<alsa/pcm.h>`.)
 #ifndef OAK_CPOCKETSPHINX_SHIM_H
