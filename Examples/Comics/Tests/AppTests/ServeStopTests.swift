@@ -1,7 +1,8 @@
 // `comics serve` stopped as a deploy stops it (SIGTERM) and as Ctrl-C does
 // (SIGINT), with a browser's page open: it tells the page, ends its
 // sessions, the page's stream ends, and the process exits 0 within its
-// grace period (5 s).
+// grace period (5 s); the next server opens the same data (WebTesting's
+// `GracefulStop`, the check every app's `serve` passes).
 
 import Foundation
 import TerminalTesting
@@ -19,22 +20,7 @@ struct ServeStopTests {
         let comics = try ComicsProgram.url()
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try await ServerProcess.start(
-            comics, arguments: ["serve", "--port", "0", "--data-dir", scratch.path("data").path])
-        let client = WebClient(base: server.baseURL)
-        let page = try await client.get("/")
-        #expect(page.status == 200)
-        let pages = client.events()
-        _ = try await pages.first(where: { _ in true }, "the open page's first push")
-
-        let status = await server.signal(signal, within: .seconds(10))
-        #expect(status == 0, "the server exits 0 on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
-        // The page was told before its stream ended (its script shows the
-        // words until it reconnects), and nothing came after.
-        _ = try await pages.first(
-            where: { $0.contains("The server is stopping or restarting") }, "the page told the server is stopping")
-        await #expect(throws: (any Error).self) {
-            _ = try await pages.first(where: { _ in true }, "nothing after the stop")
-        }
+        try await GracefulStop.check(
+            comics, arguments: ["serve", "--port", "0", "--data-dir", scratch.path("data").path], signal: signal)
     }
 }
