@@ -4,6 +4,7 @@
 
 import Dispatch
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -318,4 +319,14 @@ public enum WebDriverError: Error {
     case notInstalled
     case driverDidNotStart(String)
     case unexpected(String)
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a suite only where Chromium and its driver are installed
+    /// (``WebDriver/shouldRun``); elsewhere it is skipped, saying what to
+    /// install.
+    public static var needsChromium: Self {
+        .enabled(
+            if: WebDriver.shouldRun, "needs chromium and chromium-driver (apt-get install chromium chromium-driver)")
+    }
 }

@@ -9,11 +9,7 @@ import Testing
 import WebHost
 import WebTesting
 
-@Suite(
-    "In a real browser", .serialized, .timeLimit(.minutes(3)),
-    .enabled(
-        if: WebDriver.shouldRun,
-        "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"))
+@Suite("In a real browser", .serialized, .timeLimit(.minutes(3)), .needsChromium)
 struct BrowserTests {
     /// A JavaScript test that the title shows comic `number`.
     static func showing(_ number: Int) -> String {

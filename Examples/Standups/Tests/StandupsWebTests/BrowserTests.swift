@@ -16,11 +16,7 @@ import StandupsTestSupport
 import Testing
 import WebTesting
 
-@Suite(
-    "In a real browser", .serialized, .timeLimit(.minutes(3)),
-    .enabled(
-        if: WebDriver.shouldRun,
-        "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"))
+@Suite("In a real browser", .serialized, .timeLimit(.minutes(3)), .needsChromium)
 struct BrowserTests {
     @Test func aStandupAddedThroughTheFormAndAMeeting() async throws {
         try await StandupsWebTests.Fixture.with { web in
