@@ -68,11 +68,13 @@ enum ClassEnv: EffectTransducer {
     }
 }
 
-/// Oak's `action { env in … }` and `Effect(action:)` on a global actor.
+/// Oak's `action { env in … }` and `Effect(action:)` on a global actor, and
+/// the other `action` factories of Oak's `main`: one event or several, on an
+/// isolation of their own or on the run's.
 enum GlobalActions: EffectTransducer {
     struct State: Terminable {
         var log: [String] = []
-        var isTerminal: Bool { log.count >= 3 }
+        var isTerminal: Bool { log.count >= 8 }
     }
 
     enum Event {
@@ -92,41 +94,7 @@ enum GlobalActions: EffectTransducer {
             return (
                 .sequence(
                     action { @TestGlobalActor env in .note("action:\(env.name)") },
-                    Effect(action: { @MainActor env in [.note("main:1"), .note("main:2")] })
-                ), state.log
-            )
-        case .note(let text):
-            state.log.append(text)
-            return (nil, state.log)
-        }
-    }
-}
-
-/// The four `action` factories of Oak's `main`: one event or several, on an
-/// isolation of their own or on the run's.
-enum ActionFactories: EffectTransducer {
-    struct State: Terminable {
-        var log: [String] = []
-        var isTerminal: Bool { log.count >= 6 }
-    }
-
-    enum Event {
-        case start
-        case note(String)
-    }
-
-    struct Env: Sendable {
-        var name = "env"
-    }
-
-    typealias Output = [String]
-
-    static func update(_ state: inout State, event: Event) -> (Self.Effect?, [String]) {
-        switch event {
-        case .start:
-            return (
-                .sequence(
-                    action { env in .note("one:\(env.name)") },
+                    Effect(action: { @MainActor env in [.note("main:1"), .note("main:2")] }),
                     action { env in [.note("many:1"), .note("many:2")] },
                     action(isolatedAction: { env, isolated in .note("isolated one") }),
                     action(isolatedAction: { env, isolated in [.note("isolated many:1"), .note("isolated many:2")] })
@@ -193,18 +161,15 @@ struct EffectSpellingTests {
         #expect(counters.operations == 1)
     }
 
-    @Test func actionsOnOtherActorsReturnTheirEventsInOrder() async throws {
+    @Test func everyActionFactoryOfOaksReturnsItsEventsInOrder() async throws {
         let proxy = GlobalActions.Proxy()
         try proxy.send(.start)
         let log = try await GlobalActions.run(initialState: GlobalActions.State(), proxy: proxy, env: .init())
-        #expect(log == ["action:env", "main:1", "main:2"])
-    }
-
-    @Test func theFourActionFactoriesOfOaksMainReturnTheirEventsInOrder() async throws {
-        let proxy = ActionFactories.Proxy()
-        try proxy.send(.start)
-        let log = try await ActionFactories.run(initialState: ActionFactories.State(), proxy: proxy, env: .init())
-        #expect(log == ["one:env", "many:1", "many:2", "isolated one", "isolated many:1", "isolated many:2"])
+        #expect(
+            log == [
+                "action:env", "main:1", "main:2", "many:1", "many:2", "isolated one", "isolated many:1",
+                "isolated many:2",
+            ])
     }
 
     @Test func sequenceRunsItsEffectsInOrderInOneCycle() async throws {

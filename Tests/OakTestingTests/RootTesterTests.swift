@@ -24,11 +24,14 @@ private enum Clicks: Transducer {
 }
 
 /// A root: `.open` shows a tally as a child run, which reports its counts
-/// back as `.tallied`; `.close` dismisses it.
+/// back as `.tallied`; `.close` dismisses it. With `ticksOnOpen`, it tells
+/// the child a tick as it opens it: the child's answer comes back within
+/// the step that opened it.
 private enum Desk: EffectTransducer {
     struct State: NonTerminal, Equatable, Sendable {
         var tally: Child<Clicks>?
         var lastCount = 0
+        var ticksOnOpen = false
     }
 
     enum Event: Equatable, Sendable {
@@ -40,12 +43,16 @@ private enum Desk: EffectTransducer {
     static func update(_ state: inout State, event: Event) -> Self.Effect? {
         let before = state
         switch event {
-        case .open: state.tally = Child(Clicks.self, initialState: Clicks.State())
+        case .open:
+            guard state.tally == nil else { return nil }
+            state.tally = Child(Clicks.self, initialState: Clicks.State())
         case .close: state.tally = nil
         case .tallied(let count): state.lastCount = count
         }
+        let ticksOnOpen = state.ticksOnOpen
         return Effect.children(\.tallies, from: before, to: state) { child in
-            .run(child, output: { .tallied($0) })
+            let run = Self.Effect.run(child, output: { .tallied($0) })
+            return ticksOnOpen ? .combine(run, .send(.tick, to: child)) : run
         }
     }
 }
@@ -148,39 +155,6 @@ struct HostConditionTests {
     }
 }
 
-/// A root that tells its child something as it opens it: the child's
-/// answer comes back within the step that opened it.
-private enum Kiosk: EffectTransducer {
-    struct State: NonTerminal, Equatable, Sendable {
-        var tally: Child<Clicks>?
-        var lastCount = 0
-    }
-
-    enum Event: Equatable, Sendable {
-        case open
-        case close
-        case tallied(Int)
-    }
-
-    static func update(_ state: inout State, event: Event) -> Self.Effect? {
-        let before = state
-        switch event {
-        case .open:
-            guard state.tally == nil else { return nil }
-            state.tally = Child(Clicks.self, initialState: Clicks.State())
-        case .close: state.tally = nil
-        case .tallied(let count): state.lastCount = count
-        }
-        return Effect.children(
-            \.tallies, from: before, to: state,
-            start: { child in .combine(.run(child, output: { .tallied($0) }), .send(.tick, to: child)) })
-    }
-}
-
-extension Kiosk.State {
-    fileprivate var tallies: [Child<Clicks>] { tally.map { [$0] } ?? [] }
-}
-
 @Suite("A root explored with its children", .timeLimit(.minutes(1)))
 @MainActor
 struct RootGraphTests {
@@ -190,7 +164,7 @@ struct RootGraphTests {
             var lastCount: Int
         }
         let graph = await StateGraph.explore(
-            Kiosk.self, from: Kiosk.State(), events: [.open, .close], env: {},
+            Desk.self, from: Desk.State(ticksOnOpen: true), events: [.open, .close], env: {},
             identity: { Identity(isOpen: $0.tally != nil, lastCount: $0.lastCount) },
             children: { $0.tally.map { [$0] } ?? [] },
             node: { "\($0.tally == nil ? "closed" : "open"), \($0.lastCount)" },

@@ -66,9 +66,8 @@ extension EffectTransducer {
         env: Env,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        try await _run(
-            carrier: LocalState(initialState), proxy: proxy, env: env, output: NoCallback<Output>(),
-            effectType: Oak.Effect<Self>.self, isolation: isolation)
+        try await run(
+            initialState: initialState, proxy: proxy, env: env, output: NoCallback<Output>(), isolation: isolation)
     }
 
     /// Runs the transducer against state owned by a host: `storage.value` is
@@ -97,9 +96,7 @@ extension EffectTransducer {
         env: Env,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        try await _run(
-            carrier: HostState(storage), proxy: proxy, env: env, output: NoCallback<Output>(),
-            effectType: Oak.Effect<Self>.self, isolation: isolation)
+        try await run(storage: storage, proxy: proxy, env: env, output: NoCallback<Output>(), isolation: isolation)
     }
 }
 
@@ -127,9 +124,7 @@ extension EffectTransducer where Env == Void {
         proxy: Proxy = Proxy(),
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        try await _run(
-            carrier: LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: Oak.Effect<Self>.self, isolation: isolation)
+        try await run(initialState: initialState, proxy: proxy, output: NoCallback<Output>(), isolation: isolation)
     }
 
     /// Runs a transducer whose effects need no environment against state
@@ -155,8 +150,6 @@ extension EffectTransducer where Env == Void {
         proxy: Proxy = Proxy(),
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        try await _run(
-            carrier: HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: Oak.Effect<Self>.self, isolation: isolation)
+        try await run(storage: storage, proxy: proxy, output: NoCallback<Output>(), isolation: isolation)
     }
 }

@@ -108,9 +108,7 @@ extension Transducer {
         env: Env = (),
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        try await _run(
-            carrier: LocalState(initialState), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: NoEffect<Self>.self, isolation: isolation)
+        try await run(initialState: initialState, proxy: proxy, output: NoCallback<Output>(), isolation: isolation)
     }
 
     /// Runs the transducer against state owned by a host: `storage.value` is
@@ -143,9 +141,7 @@ extension Transducer {
         env: Env = (),
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        try await _run(
-            carrier: HostState(storage), proxy: proxy, env: (), output: NoCallback<Output>(),
-            effectType: NoEffect<Self>.self, isolation: isolation)
+        try await run(storage: storage, proxy: proxy, output: NoCallback<Output>(), isolation: isolation)
     }
 
     /// Runs the transducer against the state kept in property `state` of
@@ -184,8 +180,6 @@ extension Transducer {
         proxy: Proxy = Proxy(),
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Output {
-        try await _run(
-            carrier: HostState(KeyPathStorage(host: host, keyPath: state)), proxy: proxy, env: (),
-            output: NoCallback<Output>(), effectType: NoEffect<Self>.self, isolation: isolation)
+        try await run(state: state, host: host, proxy: proxy, output: NoCallback<Output>(), isolation: isolation)
     }
 }
