@@ -269,6 +269,19 @@ extension StateGraph {
     ///     node: { "\($0.scene)" })
     /// ```
     ///
+    /// A root that waits for something the exploration cannot see — the
+    /// runs it shares with other roots (`SharedRun`), an answer it asked
+    /// for — says when it rests with `isAtRest`: a step ends once it holds
+    /// (within a second), for instance once each shared run it watches has
+    /// caught up (`SharedRun.isAtRest`) and nothing it asked for is
+    /// pending. A sample event that names a child — whose id is new in
+    /// every run — names a placeholder, and `resolving` makes the event
+    /// sent from it in the run's state (the child's id put in).
+    ///
+    /// Within a step, an event the root received that changed nothing
+    /// `identity` sees draws no edge: watchers answer in an order the
+    /// exploration does not choose, and only what the root keeps counts.
+    ///
     /// The other parameters are those of
     /// ``explore(_:from:events:env:clock:node:eventName:allowing:maxStates:maxDepth:isolation:)``.
     public static func explore<Identity: Hashable>(
@@ -279,6 +292,8 @@ extension StateGraph {
         clock: TestClock<Duration>? = nil,
         identity: @escaping (T.State) -> Identity,
         children: @escaping (T.State) -> [any ExploredChild],
+        isAtRest: @escaping (T.State) -> Bool = { _ in true },
+        resolving: @escaping (T.State, T.Event) -> T.Event = { $1 },
         node: @escaping (T.State) -> Node,
         eventName: @escaping (T.Event) -> String = { "\($0)" },
         allowing: @escaping (T.State, T.Event) -> Bool = { _, _ in true },
@@ -288,7 +303,7 @@ extension StateGraph {
     ) async -> Self {
         let probe = Probe<T>(
             initial: initialState, env: env, clock: clock, same: { identity($0) == identity($1) },
-            children: children)
+            children: children, isAtRest: isAtRest, resolving: resolving)
         return await explore(
             from: initialState, events: events, probe: probe, node: node, eventName: eventName, allowing: allowing,
             maxStates: maxStates, maxDepth: maxDepth)
@@ -481,16 +496,42 @@ final class Probe<T: BaseTransducer> {
     /// waited for (they run as long as the state holds them); their runs
     /// are, until they have processed what they had.
     let children: (T.State) -> [any ExploredChild]
+    /// Whether a root's state waits for nothing the exploration does not
+    /// see: a step waits until it holds.
+    let isAtRest: (T.State) -> Bool
+    /// The event sent for a sample event in a state.
+    let resolving: (T.State, T.Event) -> T.Event
+    /// Whether this explores a root: received events that change nothing
+    /// the root keeps are left out of a step.
+    let isRoot: Bool
 
     init(
         initial: T.State, env: @escaping () -> T.Env, clock: TestClock<Duration>?,
-        same: @escaping (T.State, T.State) -> Bool, children: @escaping (T.State) -> [any ExploredChild] = { _ in [] }
+        same: @escaping (T.State, T.State) -> Bool
+    ) {
+        self.initial = initial
+        self.env = env
+        self.clock = clock
+        self.same = same
+        self.children = { _ in [] }
+        self.isAtRest = { _ in true }
+        self.resolving = { $1 }
+        self.isRoot = false
+    }
+
+    init(
+        initial: T.State, env: @escaping () -> T.Env, clock: TestClock<Duration>?,
+        same: @escaping (T.State, T.State) -> Bool, children: @escaping (T.State) -> [any ExploredChild],
+        isAtRest: @escaping (T.State) -> Bool, resolving: @escaping (T.State, T.Event) -> T.Event
     ) {
         self.initial = initial
         self.env = env
         self.clock = clock
         self.same = same
         self.children = children
+        self.isAtRest = isAtRest
+        self.resolving = resolving
+        self.isRoot = true
     }
 
     /// The events `step` led to and the states after them, in order, when
@@ -506,9 +547,13 @@ final class Probe<T: BaseTransducer> {
         isolation: isolated (any Actor)? = #isolation
     ) async -> [(event: T.Event, state: T.State)]? {
         for _ in 0..<3 {
-            let steps = await run(from: initial, taking: path + [step])
-            let reached = steps.prefix(path.count).joined().last?.state ?? initial
-            guard steps.count >= path.count, same(reached, expected) else { continue }
+            // Compared where the run rested after the path, before the
+            // step: a root's identity may read runs the step changes.
+            var reachedExpected = path.isEmpty && same(initial, expected)
+            let steps = await run(from: initial, taking: path + [step]) { index, state in
+                if index == path.count - 1 { reachedExpected = same(state, expected) }
+            }
+            guard steps.count >= path.count, reachedExpected else { continue }
             guard steps.count == path.count + 1 else { return [] }
             return steps.last ?? []
         }
@@ -527,9 +572,13 @@ final class Probe<T: BaseTransducer> {
     /// Runs from `state` and takes `path`'s steps one after the other:
     /// sends each event and lets what answers at once answer; at each wait,
     /// runs the clock until nothing sleeps on it. Returns, per step, the
-    /// events processed and the states after them.
+    /// events processed and the states after them; `resting` sees the
+    /// state where the run rests after each step, then (a root's identity
+    /// may read runs that later steps change).
     func run<Node>(
-        from state: T.State, taking path: [StateGraph<T, Node>.Step], isolation: isolated (any Actor)? = #isolation
+        from state: T.State, taking path: [StateGraph<T, Node>.Step],
+        resting: (_ step: Int, _ state: T.State) -> Void = { _, _ in },
+        isolation: isolated (any Actor)? = #isolation
     ) async -> [[(event: T.Event, state: T.State)]] {
         let log = RunLog<T>(forwardingTo: nil)
         let proxy = T.Proxy()
@@ -553,8 +602,8 @@ final class Probe<T: BaseTransducer> {
         for step in path {
             guard !log.hasEnded else { break }
             let start = log.count
-            if case .send(let event) = step {
-                nonisolated(unsafe) let event = event
+            if case .send(let sample) = step {
+                nonisolated(unsafe) let event = resolving(log.lastState ?? initial, sample)
                 if let proxy = proxy as? Proxy<T.Event> {
                     guard (try? proxy.send(event)) != nil else { break }
                 } else if let proxy = proxy as? SyncSuspendingProxy<T.Event> {
@@ -580,7 +629,9 @@ final class Probe<T: BaseTransducer> {
                     if log.count == before { break }
                 }
             }
-            results.append(Self.steps(in: log.entries(from: start)))
+            let steps = Self.steps(in: log.entries(from: start))
+            results.append(isRoot ? collapsed(steps, after: results.joined().last?.state ?? initial) : steps)
+            resting(results.count - 1, log.lastState ?? initial)
         }
         proxy.cancel()
         await task.value
@@ -615,7 +666,9 @@ final class Probe<T: BaseTransducer> {
             }
             // A child with events in its channel has yet to process them
             // (its run may not even have started).
-            let childrenBusy = !others.areParked || held.contains { $0.pendingEvents > 0 }
+            let childrenBusy =
+                !others.areParked || held.contains { $0.pendingEvents > 0 }
+                || !(log.lastState.map(isAtRest) ?? true)
             guard !waitedFor.isEmpty || childrenBusy else { return }
             // `checkSuspension` throws when something sleeps on the clock.
             if !waitedFor.isEmpty, let clock, (try? await clock.checkSuspension()) == nil { return }
@@ -635,6 +688,22 @@ final class Probe<T: BaseTransducer> {
             case .wait: "(time passes)"
             }
         }.joined(separator: " → ")
+    }
+
+    /// `steps` without the events received after the first that changed
+    /// nothing the root keeps (``same``): whether a watcher's answer that
+    /// changes nothing comes within a step or the next is up to the
+    /// scheduler, not the transducer.
+    func collapsed(
+        _ steps: [(event: T.Event, state: T.State)], after before: T.State
+    ) -> [(event: T.Event, state: T.State)] {
+        var kept: [(event: T.Event, state: T.State)] = []
+        var previous = before
+        for (index, step) in steps.enumerated() where index == 0 || !same(step.state, previous) {
+            kept.append(step)
+            previous = step.state
+        }
+        return kept
     }
 
     /// Pairs each processed event with the state after it.
@@ -660,10 +729,13 @@ final class Probe<T: BaseTransducer> {
         path: [StateGraph<T, Node>.Step], takes edge: StateGraph<T, Node>.Edge, node: (T.State) -> Node,
         eventName: (T.Event) -> String, site: CallSite, isolation: isolated (any Actor)? = #isolation
     ) async -> Bool {
-        let steps = await run(from: initial, taking: path)
+        // The node before the last step: where the steps before it led,
+        // seen where the run rested then.
+        var previous = node(initial)
+        let steps = await run(from: initial, taking: path) { index, state in
+            if index == path.count - 2 { previous = node(state) }
+        }
         guard let last = path.last else { return false }
-        // The node before the last step: where the steps before it led.
-        var previous = steps.dropLast().last(where: { !$0.isEmpty })?.last.map { node($0.state) } ?? node(initial)
         var taken: [StateGraph<T, Node>.Edge] = []
         for (index, step) in (steps.last ?? []).enumerated() {
             let label = Self.label(of: last, at: index, step.event, eventName)
@@ -740,6 +812,16 @@ public protocol ExploredChild {
     var operationID: EffectID { get }
     /// How many events wait in the child's channel.
     var pendingEvents: Int { get }
+}
+
+extension SharedRun {
+    /// Whether the run has processed every event sent to it (its loop
+    /// waits for more, or it has not started or has ended) and every
+    /// watcher of its states waits for a newer state than the latest (none
+    /// is still busy with one it got): what an
+    /// exploration of a root that watches it waits for
+    /// (`StateGraph.explore(_:from:events:env:clock:identity:children:isAtRest:resolving:node:eventName:allowing:maxStates:maxDepth:isolation:)`).
+    public var isAtRest: Bool { proxy._channel.isIdle && watchersAreWaiting }
 }
 
 extension Child: ExploredChild {

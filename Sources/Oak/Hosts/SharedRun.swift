@@ -92,6 +92,11 @@ where Shared.State: Sendable, Shared.Output: Sendable, Shared.Proxy: Sendable {
     /// Whether ``run(env:output:isolation:)`` has been called.
     public var hasStarted: Bool { broadcast.core.withLock { $0.hasStarted } }
 
+    /// Whether every watcher of ``states`` waits for a state newer than
+    /// the latest (or the run has ended): none is still busy with a state
+    /// it got. OakTesting's `StateGraph` waits for it between steps.
+    package var watchersAreWaiting: Bool { broadcast.isAtRest }
+
     /// The run's states, for one watcher: the current state first, then the
     /// latest state each time the watcher asks for the next, until the run
     /// has ended. Each iteration of `states` is a watcher of its own.
@@ -231,6 +236,10 @@ extension SharedRun {
             public typealias Failure = Never
 
             let shared: SharedRun
+            /// Counts this watcher among the run's watchers while it lives
+            /// (copies share it), so that a test can tell when every
+            /// watcher has caught up (``SharedRun/watchersAreWaiting``).
+            let watcher: Broadcast<Shared.State, Shared.Output>.Watcher
             /// The version of the last state this watcher got; 0 before
             /// the first.
             var seen: UInt64 = 0
@@ -238,6 +247,7 @@ extension SharedRun {
 
             init(shared: SharedRun) {
                 self.shared = shared
+                self.watcher = Broadcast.Watcher(shared.broadcast)
             }
 
             /// The latest state this watcher has not seen, waiting for one
@@ -360,6 +370,8 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
         /// next, by watcher number.
         var waiting: [UInt64: Waiter] = [:]
         var nextWatcher: UInt64 = 0
+        /// The watchers alive (iterators made and not yet gone).
+        var watchers = 0
         /// Whether a view has read the state through ``Broadcast/observedState``.
         var isObserved = false
 
@@ -404,6 +416,29 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
         } onCancel: {
             self.leave(watcher)
         }
+    }
+
+    /// A watcher alive: counted from its making to its end, so that
+    /// ``isAtRest`` can tell a watcher busy with the state it got from one
+    /// waiting for the next.
+    final class Watcher: Sendable {
+        let broadcast: Broadcast
+
+        init(_ broadcast: Broadcast) {
+            self.broadcast = broadcast
+            broadcast.core.withLock { $0.watchers += 1 }
+        }
+
+        deinit {
+            broadcast.core.withLock { $0.watchers -= 1 }
+        }
+    }
+
+    /// Whether every watcher alive waits for a state newer than the
+    /// latest (none holds a state it has not finished with), or the run
+    /// has ended.
+    var isAtRest: Bool {
+        core.withLock { $0.ending != nil || $0.waiting.count >= $0.watchers }
     }
 
     /// Ends the wait of `watcher`, whose task was cancelled.

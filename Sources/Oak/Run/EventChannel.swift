@@ -88,6 +88,13 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         state.withLock { $0.machine.waitingEvents } + takenCount
     }
 
+    /// Whether the run has nothing to do now: no event waits, and its loop
+    /// is parked (or no run is attached). For OakTesting, which waits until
+    /// a shared run rests.
+    package var isIdle: Bool {
+        pendingEvents == 0 && state.withLock { $0.machine.isIdle }
+    }
+
     /// The number of events taken by the loop and not yet started.
     @inlinable
     var takenCount: Int { shared.load(ordering: .relaxed) & (Self.stopBit - 1) }

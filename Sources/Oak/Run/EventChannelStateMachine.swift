@@ -347,6 +347,13 @@ struct EventChannelStateMachine<Event, Waiter, Ack, Task> {
     @inlinable
     var waitingEvents: Int { buffer.count + overflow.count }
 
+    /// Whether no run processes events now: the loop is parked, or no run
+    /// is attached (or it has ended).
+    var isIdle: Bool {
+        if case .attached = lifecycle { return waiter != nil }
+        return true
+    }
+
     /// The proxy's identifier, made with `make` on first use.
     @inlinable
     mutating func identify(_ make: () -> UUID) -> UUID {

@@ -60,6 +60,8 @@ enum SharedFetch: EffectTransducer {
 extension SharedRun {
     /// How many watchers wait for the next state now.
     var waitingCount: Int { broadcast.core.withLock { $0.waiting.count } }
+    /// The watchers alive (iterators made and not yet gone).
+    var watcherCount: Int { broadcast.core.withLock { $0.watchers } }
     /// How many states have been published (the initial state is 1).
     var version: UInt64 { broadcast.core.withLock { $0.version } }
 }
@@ -123,6 +125,48 @@ struct SharedRunTests {
             #expect(await states.next()?.count == 50)
             #expect(await states.next() == nil)
         }
+    }
+
+    @Test func theWatchersRestOnlyWhileEachWaitsForANewerState() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let run = Task { try await shared.run() }
+        #expect(shared.watchersAreWaiting, "nobody watches")
+        let (told, tell) = AsyncStream<Int?>.makeStream()
+        let (asked, ask) = AsyncStream<Void>.makeStream()
+        let watcher = Task {
+            var states = shared.states.makeAsyncIterator()
+            var asks = asked.makeAsyncIterator()
+            // Asks when the test says so, and tells what it got.
+            while await asks.next() != nil { tell.yield(await states.next()?.count) }
+        }
+        var answers = told.makeAsyncIterator()
+        await yieldUntil { shared.watcherCount == 1 }
+        #expect(!shared.watchersAreWaiting, "a watcher that has not asked yet")
+        ask.yield()
+        #expect(await answers.next() == 0)
+        #expect(!shared.watchersAreWaiting, "a watcher busy with the state it got")
+        ask.yield()
+        await yieldUntil { shared.waitingCount == 1 }
+        #expect(shared.watchersAreWaiting, "a watcher that waits for a newer state")
+        await shared.proxy.send(.add(1))
+        #expect(await answers.next() == 1)
+        #expect(!shared.watchersAreWaiting, "woken with a state, and not asking again")
+        await shared.proxy.send(.stop)
+        _ = try await run.value
+        #expect(shared.watchersAreWaiting, "the run has ended")
+        ask.finish()
+        await watcher.value
+        #expect(shared.watcherCount == 0, "the watcher is gone with its task")
+    }
+
+    @Test func aWatcherGoneIsNoLongerWaitedFor() async {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        do {
+            var states = shared.states.makeAsyncIterator()
+            _ = await states.next()
+            #expect(!shared.watchersAreWaiting)
+        }
+        #expect(shared.watcherCount == 0 && shared.watchersAreWaiting)
     }
 
     @Test func anUpdateThatLeavesAnEquatableStateAsItWasWakesNoOne() async throws {
@@ -500,6 +544,9 @@ struct SharedRunPropertyTests {
                 }
             }
             #expect(shared.waitingCount == 0, "\(sequence)")
+            // Every watcher's iterator is gone with its task: none is
+            // counted as busy any more.
+            #expect(shared.watcherCount == 0 && shared.watchersAreWaiting, "\(sequence)")
             #expect(shared.ending != nil, "\(sequence)")
         }
     }
