@@ -77,6 +77,13 @@ public enum AppFeature: EffectTransducer {
         /// page opened at a meeting's address shows it at once when it
         /// runs).
         public var isOpeningMeeting: Bool
+        /// Whether `start` was asked and the session is not yet attached to
+        /// the provider.
+        public var isStarting: Bool
+        /// Whether the meeting asked for on a stand-up's screen is being
+        /// started or joined: until its room is joined, or found to run in
+        /// another process.
+        public var isJoiningMeeting: Bool
 
         /// The app before `start`.
         public init() {
@@ -90,6 +97,8 @@ public enum AppFeature: EffectTransducer {
             hasQuit = false
             opening = nil
             isOpeningMeeting = false
+            isStarting = false
+            isJoiningMeeting = false
             meetingsRunning = []
         }
 
@@ -275,7 +284,8 @@ public enum AppFeature: EffectTransducer {
     static func transition(_ state: inout State, _ event: Event, _ effects: inout [Self.Effect]) {
         switch event {
         case .start:
-            guard state.provider == nil, !state.hasQuit else { return }
+            guard state.provider == nil, !state.isStarting, !state.hasQuit else { return }
+            state.isStarting = true
             // Attaches to the process's provider (the first session starts
             // it) and follows its state: the latest, each time this session
             // is ready for it.
@@ -284,10 +294,13 @@ public enum AppFeature: EffectTransducer {
                     id: Self.providerID,
                     operation: { env, input in
                         let provider = env.standups.attach()
+                        // Watching from before the app holds the provider:
+                        // no state is published unseen in between.
+                        var states = provider.states.makeAsyncIterator()
                         // A send is refused only once the app's run has ended
                         // or this operation was cancelled: then it stops.
                         guard (try? await input.checkedSend(.attached(provider))) != nil else { return }
-                        for await _ in provider.states {
+                        while await states.next() != nil {
                             guard (try? await input.checkedSend(.providerChanged)) != nil else { return }
                         }
                     }))
@@ -303,6 +316,7 @@ public enum AppFeature: EffectTransducer {
                     }))
         case .attached(let provider):
             guard state.provider == nil, !state.hasQuit else { return }
+            state.isStarting = false
             state.provider = provider
             deliverNext(&state, &effects)
         case .openPlace(let place):
@@ -347,6 +361,7 @@ public enum AppFeature: EffectTransducer {
                 // it, and follows its ending as long as the screen shows it;
                 // what the meeting shows is read from the room.
                 state.meetingElsewhere = nil
+                state.isJoiningMeeting = true
                 effects.append(
                     Effect(
                         id: Self.roomID,
@@ -372,14 +387,17 @@ public enum AppFeature: EffectTransducer {
                 break
             }
         case .meetingElsewhere(let standupID, let address):
+            state.isJoiningMeeting = false
             guard case .detail(let detail)? = state.top, detail.state.standup.id == standupID else { return }
             state.meetingElsewhere = address
         case .meetingNotHere:
             state.isOpeningMeeting = false
+            state.isJoiningMeeting = false
         case .meetingsRunning(let running):
             state.meetingsRunning = running
         case .joinedMeeting(let room):
             state.isOpeningMeeting = false
+            state.isJoiningMeeting = false
             let meeting = room.state
             guard case .detail(let detail)? = state.top, detail.state.standup.id == meeting.standup.id,
                 state.meetingRoom == nil
@@ -522,11 +540,14 @@ public enum AppFeature: EffectTransducer {
     static func follow(
         _ joined: (room: MeetingRooms.Room, states: RoomStates), _ input: Self.Effect.Input
     ) async {
-        // Refused only once the app's run has ended or this operation was
-        // cancelled: then it stops.
+        // Watching from before the app shows the room: no ending is missed
+        // in between. Refused only once the app's run has ended or this
+        // operation was cancelled: then it stops.
+        var states = joined.states.makeAsyncIterator()
         guard (try? await input.checkedSend(.joinedMeeting(joined.room))) != nil else { return }
         var told: RecordMeeting.Ending?
-        for await meeting in joined.states where meeting.ending != told {
+        while let meeting = await states.next() {
+            guard meeting.ending != told else { continue }
             told = meeting.ending
             guard (try? await input.checkedSend(.meeting(joined.room.id, meeting))) != nil else { return }
         }
