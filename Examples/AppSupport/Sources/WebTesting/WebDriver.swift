@@ -4,6 +4,7 @@
 
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -11,11 +12,22 @@ import Glibc
 #endif
 
 /// chromedriver, started on a free port, with one browser session.
+///
+/// chromedriver and the browsers it starts run in a process group of their
+/// own, which ends with ``quit()``, when the driver is dropped, or — should
+/// the test process be killed — within a second of it (a watchdog in the
+/// group), so that no test leaves a driver or a browser behind; the
+/// browser's profile directory goes with it.
 public final class WebDriver: @unchecked Sendable {
     // Safety: the test drives it from one task.
     private let process: Process
     private let port: Int
+    /// The process group of chromedriver and the browsers it starts.
+    let group: pid_t
+    /// The browser's profile, removed when the driver ends.
+    let profile: String
     private var sessionID = ""
+    private let ended = Mutex(false)
 
     /// Whether the browser tests run: Chromium and chromedriver are
     /// installed, or on CI (`CI=true`), where they must be and the tests
@@ -62,10 +74,38 @@ public final class WebDriver: @unchecked Sendable {
             + (path.map { ["--use-file-for-fake-audio-capture=\($0)%noloop"] } ?? [])
     }
 
-    private init(process: Process, port: Int) {
+    private init(process: Process, port: Int, group: pid_t, profile: String) {
         self.process = process
         self.port = port
+        self.group = group
+        self.profile = profile
     }
+
+    deinit { end() }
+
+    /// Ends chromedriver and every browser it started (its whole process
+    /// group), and removes the browser's profile; once.
+    private func end() {
+        let isFirst = ended.withLock { ended in
+            defer { ended = true }
+            return !ended
+        }
+        guard isFirst else { return }
+        if group > 1 { kill(-group, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: profile)
+    }
+
+    /// Runs chromedriver (`$1`) in the process group of the shell, which
+    /// says its number first, and ends the whole group — chromedriver and
+    /// the browsers it started — once the test process (`$2`) or
+    /// chromedriver is gone. Started through `setsid`: a group of its own.
+    private static let watchdog = """
+        echo "group $$"
+        "$1" --port=0 --allowed-ips=127.0.0.1 &
+        driver=$!
+        while kill -0 "$2" 2>/dev/null && kill -0 "$driver" 2>/dev/null; do sleep 1; done
+        kill -KILL 0
+        """
 
     /// Starts chromedriver and a headless browser session, the browser
     /// started with `arguments` beyond the host's own (such as
@@ -77,10 +117,10 @@ public final class WebDriver: @unchecked Sendable {
     {
         guard let (driverPath, browserPath) = executables else { throw WebDriverError.notInstalled }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: driverPath)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         // Port 0: chromedriver takes a free port and says which
         // ("… started successfully on port N."), once it is ready.
-        process.arguments = ["--port=0", "--allowed-ips=127.0.0.1"]
+        process.arguments = ["/bin/sh", "-c", watchdog, "oak-webdriver", driverPath, String(getpid())]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -97,8 +137,12 @@ public final class WebDriver: @unchecked Sendable {
         try process.run()
         var said = ""
         var port: Int?
+        var group: pid_t = 0
         for await chunk in lines {
             said += chunk
+            if group == 0, let range = said.range(of: "group ") {
+                group = pid_t(said[range.upperBound...].prefix { $0.isNumber }) ?? 0
+            }
             if let range = said.range(of: "started successfully on port ") {
                 let digits = said[range.upperBound...].prefix { $0.isNumber }
                 port = Int(digits)
@@ -109,11 +153,13 @@ public final class WebDriver: @unchecked Sendable {
         output.fileHandleForReading.readabilityHandler = { handle in
             if handle.availableData.isEmpty { handle.readabilityHandler = nil }
         }
-        guard let port else {
+        let profile = "/tmp/oak-chromium-\(UUID().uuidString)"
+        guard let port, group > 1 else {
+            if group > 1 { kill(-group, SIGKILL) }
             process.terminate()
             throw WebDriverError.driverDidNotStart(said)
         }
-        let driver = WebDriver(process: process, port: port)
+        let driver = WebDriver(process: process, port: port, group: group, profile: profile)
         let capabilities: [String: Any] = [
             "capabilities": [
                 "alwaysMatch": [
@@ -123,7 +169,7 @@ public final class WebDriver: @unchecked Sendable {
                         "args": [
                             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                             "--window-size=\(width),\(height)",
-                            "--user-data-dir=/tmp/oak-chromium-\(UUID().uuidString)",
+                            "--user-data-dir=\(profile)",
                         ] + arguments,
                     ],
                 ]
@@ -138,7 +184,7 @@ public final class WebDriver: @unchecked Sendable {
             _ = try await driver.command("POST", "/session/\(id)/timeouts", ["script": 30_000, "implicit": 20_000])
             return driver
         } catch {
-            process.terminate()
+            driver.end()
             throw error
         }
     }
@@ -148,7 +194,7 @@ public final class WebDriver: @unchecked Sendable {
         _ = try? await command("DELETE", "/session/\(sessionID)")
         // Not `waitUntilExit()`: on Linux it can wait forever for a process
         // whose output is read by a readability handler.
-        process.terminate()
+        end()
     }
 
     /// Loads `url` in the browser.
