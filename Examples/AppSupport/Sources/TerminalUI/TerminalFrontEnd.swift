@@ -2,8 +2,10 @@
 // `ObservableTransducer`: draws the screen of each state the run reaches,
 // awaits keys as they come (no polling) and hands each to the binding of
 // the screen shown, awaiting it — an intent returns once the run has
-// processed it — before the next key is read, so that a fast typist's keys
-// are each interpreted in the state the previous one led to.
+// processed it — and then, when the app says it has not settled (a change
+// on its way to a store shared with others), waiting for it to settle
+// before the next key, so that a fast typist's keys are each interpreted
+// on the screen they were typed for.
 
 import Common
 import Dispatch
@@ -121,6 +123,38 @@ enum TerminalInput: Sendable {
     case changed
     /// The animation's next frame is due.
     case tick
+    /// Keys typed ahead have waited long enough for the app to settle.
+    case settleTimeout
+}
+
+/// Keys typed ahead, handed on one at a time, in order: each once the one
+/// before has been handled and the app has settled after it (or has waited
+/// long enough), so that each meets the screen it was typed for.
+struct TypeAhead {
+    /// Keys read and not yet handed on, oldest first.
+    private(set) var keys: [Key] = []
+    /// Whether the last key handed on left the app unsettled: the next
+    /// waits.
+    private(set) var isSettling = false
+
+    /// A key read.
+    mutating func append(_ key: Key) {
+        keys.append(key)
+    }
+
+    /// The next key to hand on now, if any: none while the app settles,
+    /// unless it has settled (`settled`) or waited long enough
+    /// (`waitedEnough`).
+    mutating func next(settled: Bool, waitedEnough: Bool = false) -> Key? {
+        if isSettling, settled || waitedEnough { isSettling = false }
+        guard !isSettling, !keys.isEmpty else { return nil }
+        return keys.removeFirst()
+    }
+
+    /// The key handed on has been handled; whether the app has settled.
+    mutating func handled(settled: Bool) {
+        isSettling = !settled
+    }
 }
 
 /// A terminal front end for an app's root transducer.
@@ -137,6 +171,7 @@ public final class TerminalFrontEnd {
     private let terminal: Terminal
     private let clock: any Clock<Duration>
     private let frameInterval: Duration
+    private let settleLimit: Duration
 
     /// A front end on the process's terminal.
     ///
@@ -144,13 +179,16 @@ public final class TerminalFrontEnd {
     ///   - terminal: The terminal.
     ///   - clock: The clock of animations.
     ///   - frameInterval: How long an animation frame lasts.
+    ///   - settleLimit: How long keys typed ahead wait, at most, for the
+    ///     app to settle after the key before them.
     public init(
         terminal: Terminal = Terminal(), clock: any Clock<Duration> = ContinuousClock(),
-        frameInterval: Duration = .milliseconds(120)
+        frameInterval: Duration = .milliseconds(120), settleLimit: Duration = .seconds(2)
     ) {
         self.terminal = terminal
         self.clock = clock
         self.frameInterval = frameInterval
+        self.settleLimit = settleLimit
     }
 
     /// Whether this terminal shows images inline.
@@ -164,15 +202,19 @@ public final class TerminalFrontEnd {
     /// the state, the state of a child run it reads through its handle
     /// (`Child.state`), the terminal's size, or the frame of an animation, which
     /// ticks while `isAnimating` says so. Each key goes to the binding the
-    /// screen shown offers for it; the next key is read once that binding
-    /// has returned. Ctrl-Z suspends the program and redraws it when it is
-    /// continued.
+    /// screen shown offers for it; the next key is handed on once that
+    /// binding has returned and, when `isSettled` says the app has not
+    /// settled (a change on its way, something asked for and not yet
+    /// answered), once it has — or `settleLimit` has passed: keys typed
+    /// ahead meet the screen they were typed for. Ctrl-Z suspends the
+    /// program and redraws it when it is continued.
     ///
     /// - Throws: ``TerminalError`` when the terminal cannot show a full
     ///   screen.
     public func run<T: BaseTransducer>(
         _ host: ObservableTransducer<T>,
         isAnimating: @escaping @MainActor (T.State) -> Bool = { _ in false },
+        isSettled: @escaping @MainActor (T.State) -> Bool = { _ in true },
         screen: @escaping @MainActor (T.State, ScreenContext) -> Screen
     ) async throws(TerminalError) {
         try terminal.start()
@@ -187,6 +229,9 @@ public final class TerminalFrontEnd {
         var shown: (canvas: Canvas, context: ScreenContext)?
         var current = Screen(canvas: Canvas(width: 1, height: 1), bindings: [])
         var forceRedraw = true
+        var typeAhead = TypeAhead()
+        var settleTimer: Task<Void, Never>?
+        defer { settleTimer?.cancel() }
 
         /// Builds the screen of the host's state and draws it if it differs
         /// from the one shown, and asks to be told of the next change of
@@ -231,14 +276,15 @@ public final class TerminalFrontEnd {
 
         redraw()
         for await input in inputs {
+            var waitedEnough = false
             switch input {
             case .key(.suspend):
                 terminal.suspend()
                 forceRedraw = true
             case .key(let key):
-                // One key at a time: the binding returns once its intent
-                // has been processed; keys typed meanwhile wait their turn.
-                await current.handle(key)
+                typeAhead.append(key)
+            case .settleTimeout:
+                waitedEnough = true
             case .resized:
                 terminal.resize()
                 forceRedraw = true
@@ -252,6 +298,23 @@ public final class TerminalFrontEnd {
             }
             guard host.isRunning else { break }
             redraw()
+            // One key at a time: the binding returns once its intent has
+            // been processed, and the next waits until the app has settled;
+            // keys typed meanwhile wait their turn, in order.
+            while let key = typeAhead.next(settled: isSettled(host.state), waitedEnough: waitedEnough) {
+                settleTimer?.cancel()
+                await current.handle(key)
+                guard host.isRunning else { return }
+                redraw()
+                let settled = isSettled(host.state)
+                typeAhead.handled(settled: settled)
+                if !settled {
+                    settleTimer = Task { [clock, settleLimit] in
+                        guard (try? await clock.sleep(for: settleLimit)) != nil else { return }
+                        continuation.yield(.settleTimeout)
+                    }
+                }
+            }
         }
     }
 }

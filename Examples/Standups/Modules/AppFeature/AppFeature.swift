@@ -84,6 +84,9 @@ public enum AppFeature: EffectTransducer {
         /// started or joined: until its room is joined, or found to run in
         /// another process.
         public var isJoiningMeeting: Bool
+        /// A stand-up just added from the list: it becomes the list's
+        /// selection once the provider has it.
+        public var addedToSelect: Standup.ID?
 
         /// The app before `start`.
         public init() {
@@ -99,6 +102,7 @@ public enum AppFeature: EffectTransducer {
             isOpeningMeeting = false
             isStarting = false
             isJoiningMeeting = false
+            addedToSelect = nil
             meetingsRunning = []
         }
 
@@ -126,6 +130,21 @@ public enum AppFeature: EffectTransducer {
 
         /// The screen on top, if any (else the list is shown).
         public var top: Screen? { path.last }
+
+        /// Whether the app shows what the last intent led to: the
+        /// stand-ups loaded (or failed to), this session's changes handed
+        /// to the provider, nothing asked for still on its way (attaching,
+        /// a place to open, a meeting to join). A terminal reads keys typed
+        /// ahead once it holds: the second Enter of `a X Enter Enter` opens
+        /// the stand-up just added.
+        public var isSettled: Bool {
+            guard !isStarting, !isJoiningMeeting, !isOpeningMeeting, opening == nil else { return false }
+            guard outbox.isEmpty, !isDelivering, addedToSelect == nil || provider == nil else { return false }
+            switch data.phase {
+            case .loaded, .failed: return true
+            case .idle, .loading: return provider == nil && !isStarting
+            }
+        }
 
         var detailChildren: [Child<StandupDetail>] {
             path.compactMap { if case .detail(let child) = $0 { child } else { nil } }
@@ -323,17 +342,24 @@ public enum AppFeature: EffectTransducer {
             state.opening = place
             openPending(&state, &effects)
         case .providerChanged:
+            selectAdded(&state)
             followProvider(&state, &effects)
             openPending(&state, &effects)
             if state.isQuitting, state.isSaved { state.hasQuit = true }
         case .delivered:
             state.isDelivering = false
+            selectAdded(&state)
             deliverNext(&state, &effects)
+            // Every change handed over: a stand-up the provider did not
+            // take (not loaded) is not coming to select.
+            if state.outbox.isEmpty, !state.isDelivering { state.addedToSelect = nil }
             if state.isQuitting, state.isSaved { state.hasQuit = true }
         case .list(let event):
             guard state.path.isEmpty else { return }
             if let added = StandupsList.update(&state.list, event: event) {
                 save(.add(added), &state, &effects)
+                state.addedToSelect = added.id
+                selectAdded(&state)
             }
         case .open(let id):
             guard state.path.isEmpty, state.list.adding == nil, let standup = state.data.standups[id: id] else {
@@ -551,6 +577,13 @@ public enum AppFeature: EffectTransducer {
             told = meeting.ending
             guard (try? await input.checkedSend(.meeting(joined.room.id, meeting))) != nil else { return }
         }
+    }
+
+    /// Selects the stand-up just added, once the provider has it.
+    static func selectAdded(_ state: inout State) {
+        guard let id = state.addedToSelect, let index = state.data.standups.index(id: id) else { return }
+        state.list.selection = index
+        state.addedToSelect = nil
     }
 
     /// Removes the screen `id` and every screen above it; nothing when it

@@ -27,7 +27,9 @@ public final class StandupsTerminalApp {
         let host = ObservableTransducer<AppFeature>(initialState: AppFeature.State(), env: env) { ending = $0 }
         await host.proxy.send(.start)
         do {
-            try await frontEnd.run(host) { state, context in
+            // Keys typed ahead wait until the app has settled after the
+            // one before: each meets the screen it was typed for.
+            try await frontEnd.run(host, isSettled: \.isSettled) { state, context in
                 StandupsTerminalView.screen(state, host: host, context: context)
             }
         } catch {
