@@ -4,7 +4,10 @@
 extension String {
     /// The text with every control character and escape sequence removed
     /// (ANSI CSI and OSC sequences whole, other C0/C1 controls and DEL
-    /// dropped), tabs and line breaks turned into spaces.
+    /// dropped), tabs and line breaks turned into spaces, and the
+    /// bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+    /// U+2066–U+2069) dropped: a name cannot show the text after it
+    /// reversed ("Trojan Source").
     ///
     /// A title such as `"\u{1B}]0;pwned\u{07}\u{1B}[31mRed"` becomes
     /// `"Red"`: it cannot move a terminal's cursor, change its colours or
@@ -22,7 +25,7 @@ extension String {
                 skipUntilStringTerminator(&scalars)
             case 0x09, 0x0A, 0x0D:
                 result.append(" ")
-            case 0x00...0x1F, 0x7F...0x9F:
+            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069:
                 continue
             default:
                 result.append(scalar)
@@ -57,5 +60,15 @@ private func skipUntilStringTerminator(_ scalars: inout String.UnicodeScalarView
             _ = scalars.next()
             return
         }
+    }
+}
+
+extension Sequence<String> {
+    /// The texts, each made plain (``Swift/String/plainText``) on its own,
+    /// joined by `separator`: one text's unterminated escape sequence
+    /// cannot swallow the texts after it, as it would if they were joined
+    /// first (names from storage, joined into a line).
+    public func plainJoined(separator: String) -> String {
+        map(\.plainText).joined(separator: separator)
     }
 }

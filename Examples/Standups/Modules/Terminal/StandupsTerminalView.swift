@@ -108,7 +108,8 @@ public enum StandupsTerminalView {
                 canvas.add(TerminalComponents.date(meeting.date), .bold)
                 canvas.skip()
                 canvas.add("Attendees", .bold)
-                let names = standup.attendees.map { $0.name.isEmpty ? "(no name)" : $0.name }.joined(separator: ", ")
+                let names = standup.attendees.map { $0.name.isEmpty ? "(no name)" : $0.name }.plainJoined(
+                    separator: ", ")
                 for line in Canvas.wrap(names, width: max(width - 2, 8), maxLines: 3) { canvas.add(line) }
                 canvas.skip()
                 if meeting.transcript.isEmpty {
@@ -144,8 +145,11 @@ public enum StandupsTerminalView {
         }
     }
 
+    /// The stand-up's title, made plain on its own (`plainText`):
+    /// whatever it is put with is not swallowed by an escape sequence
+    /// stored in it.
     static func title(_ standup: Standup) -> String {
-        standup.title.isEmpty ? "Untitled" : standup.title
+        standup.title.isEmpty ? "Untitled" : standup.title.plainText
     }
 
     // MARK: The list
@@ -307,7 +311,7 @@ public enum StandupsTerminalView {
             .bold)
         canvas.skip()
         canvas.add("  Attendees", .bold)
-        let names = standup.attendees.map { $0.name.isEmpty ? "(no name)" : $0.name }.joined(separator: ", ")
+        let names = standup.attendees.map { $0.name.isEmpty ? "(no name)" : $0.name }.plainJoined(separator: ", ")
         for line in Canvas.wrap(names, width: max(canvas.width - 4, 8), maxLines: 3) { canvas.add("    " + line) }
         canvas.skip()
         canvas.add("  Past meetings", .bold)
