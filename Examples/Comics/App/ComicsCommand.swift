@@ -137,7 +137,8 @@ struct Browse: AsyncParsableCommand {
                 do {
                     try await MainTerminalApp().run(env: env)
                 } catch let error as TerminalError {
-                    FileHandle.standardError.write(Data("comics: \(error)\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("comics: \(error) Or use its text commands (`comics --help`).\n".utf8))
                     throw ExitCode(1)
                 }
             } else {

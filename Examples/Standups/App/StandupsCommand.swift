@@ -25,6 +25,19 @@ struct StandupsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "standups",
         abstract: "Run your daily stand-up meetings: a timer per speaker and a live transcript.",
+        // The everyday options, which belong to the default command and
+        // which the root's help would not show (a test keeps the list
+        // whole).
+        discussion: """
+            With no subcommand, standups runs in your terminal (standups meet):
+              --data-dir <dir>   Where the stand-ups are kept
+                                 (default: ~/.local/share/oak-standups).
+              --database <url>   Keep them in PostgreSQL instead.
+              --audio <file>     Transcribe a recorded meeting (a WAV file).
+              --no-speech        Do not recognise speech.
+              --speed <factor>   Run meetings faster (a demo: 60).
+            standups serve --port 8080 serves the app to browsers.
+            """,
         subcommands: [Meet.self, Serve.self], defaultSubcommand: Meet.self)
 }
 
@@ -34,7 +47,10 @@ struct StoreOptions: ParsableArguments {
         help: "Where the stand-ups are kept (default: $XDG_DATA_HOME/oak-standups, else ~/.local/share/oak-standups).")
     var dataDir: String?
 
+    // Parsed unconditionally: `--speed -1` is a value to refuse with the
+    // range, not an option that takes the place of the value.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "How many times as fast as real time meetings run (a demo: 60 makes a minute pass in a second).",
             valueName: "factor"))
@@ -187,7 +203,9 @@ struct Meet: AsyncParsableCommand {
             await env.standups.close(waitingAtMost: .seconds(1))
             await homes?.close()
             await storage.close()
-            if let error = error as? TerminalError { throw CommandError("\(error)") }
+            if let error = error as? TerminalError {
+                throw CommandError("\(error) Or run `standups serve` and use the app in a browser.")
+            }
             throw error
         }
         // A meeting in progress is kept (its last checkpoint) for the next

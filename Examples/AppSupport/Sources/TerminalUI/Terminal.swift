@@ -22,7 +22,8 @@ public enum TerminalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// window): a full screen cannot be drawn on it.
     case cannotPlaceCursor(String)
 
-    /// What went wrong and what to do.
+    /// What went wrong and what to do in the terminal (an app adds what it
+    /// offers instead, such as a web server or text commands).
     public var description: String {
         switch self {
         case .notATerminal:
@@ -31,7 +32,7 @@ public enum TerminalError: Error, Equatable, Sendable, CustomStringConvertible {
             "The terminal type \"\(type)\" is unknown here; set TERM to your terminal's type (such as xterm-256color)."
         case .cannotPlaceCursor(let type):
             "This terminal (TERM=\(type)) cannot place the cursor, so the full-screen program cannot draw on it; "
-                + "run it in a terminal such as xterm, or use the program's text commands."
+                + "run it in a terminal that can, such as xterm (TERM=xterm-256color)."
         }
     }
 }

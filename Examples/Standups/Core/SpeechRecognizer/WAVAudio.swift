@@ -28,6 +28,16 @@ public struct WAVAudio: Equatable, Sendable {
     /// - Throws: ``WAVError`` when the file cannot be read, is not WAV, is
     ///   in another format, or is damaged.
     public init(contentsOf url: URL) throws(WAVError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw .unreadable(path: url.path, reason: "there is no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw .unreadable(path: url.path, reason: "it is a directory; give a WAV file")
+        }
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw .unreadable(path: url.path, reason: "you may not read it (see its permissions with `ls -l`)")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)

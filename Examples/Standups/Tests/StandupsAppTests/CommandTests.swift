@@ -18,6 +18,22 @@ struct CommandTests {
         #expect(speed.exited(with: 64), "\(speed)")
         #expect(speed.errors.contains("--speed takes a factor from 1 (real time) to 600"), "\(speed)")
 
+        // A negative factor is a value refused with the range, not a
+        // missing value.
+        let negative = try await Subprocess.run(standups, ["--speed", "-1"], scratch: scratch.url)
+        #expect(negative.exited(with: 64), "\(negative)")
+        #expect(negative.errors.contains("--speed takes a factor from 1 (real time) to 600"), "\(negative)")
+
+        // A directory, a file that is not there, one that may not be read:
+        // each said as such.
+        let directory = try await Subprocess.run(standups, ["--audio", scratch.url.path], scratch: scratch.url)
+        #expect(directory.exited(with: 64), "\(directory)")
+        #expect(directory.errors.contains("it is a directory; give a WAV file"), "\(directory)")
+        #expect(!directory.errors.contains("NSCocoaErrorDomain"), "\(directory)")
+        let missing = try await Subprocess.run(
+            standups, ["--audio", scratch.path("none.wav").path], scratch: scratch.url)
+        #expect(missing.errors.contains("there is no such file"), "\(missing)")
+
         let audio = try await Subprocess.run(standups, ["--audio", notWAV.path], scratch: scratch.url)
         #expect(audio.exited(with: 64), "\(audio)")
         #expect(audio.errors.contains("sox in.wav -r 16000 -c 1 -b 16 out.wav"), "\(audio)")
@@ -31,5 +47,20 @@ struct CommandTests {
             standups, ["--data-dir", scratch.path("data").path, "--no-speech"], scratch: scratch.url)
         #expect(piped.exited(with: 1), "\(piped)")
         #expect(piped.errors.contains("standups is a full-screen program: run it in a terminal"), "\(piped)")
+    }
+
+    @Test func theHelpShowsTheEverydayOptionsOfTheDefaultCommand() async throws {
+        let standups = try BuiltProgram.url(named: "standups", packagePath: "Examples/Standups")
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let help = try await Subprocess.run(standups, ["--help"], scratch: scratch.url)
+        let meet = try await Subprocess.run(standups, ["meet", "--help"], scratch: scratch.url)
+        #expect(help.exited(with: 0) && meet.exited(with: 0), "\(help) \(meet)")
+        // Every option of `standups meet` (the default) is in `standups --help`.
+        let options = Set(
+            meet.output.split(whereSeparator: { " \n,[]".contains($0) })
+                .filter { $0.hasPrefix("--") && $0 != "--help" }.map { String($0) })
+        #expect(options.count >= 5, "\(meet)")
+        for option in options { #expect(help.output.contains(option), "\(option) is not in: \(help.output)") }
     }
 }
