@@ -22,7 +22,10 @@ enum LiveSpeech {
         let input: AudioInput = audio.map { .wavFile(URL(fileURLWithPath: $0)) } ?? .microphone
         let live = SpeechClient.live(audio: input, clock: clock, optedOut: false)
         let status = await withStandardErrorSilenced { await live.authorization() }
-        guard status == .authorized else { return .unavailable(status) }
+        guard status == .authorized else {
+            let reason = await withStandardErrorSilenced { SpeechClient.unavailability(of: input) }
+            return .unavailable(status, reason: reason)
+        }
         return SpeechClient(
             authorization: { status }, requestAuthorization: { status }, transcripts: live.transcripts)
     }

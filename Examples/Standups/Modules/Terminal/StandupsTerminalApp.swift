@@ -30,7 +30,8 @@ public final class StandupsTerminalApp {
             // Keys typed ahead wait until the app has settled after the
             // one before: each meets the screen it was typed for.
             try await frontEnd.run(host, isSettled: \.isSettled) { state, context in
-                StandupsTerminalView.screen(state, host: host, context: context)
+                StandupsTerminalView.screen(
+                    state, host: host, context: context, speechUnavailable: env.detail.speech.unavailableReason)
             }
         } catch {
             host.cancel()

@@ -21,13 +21,16 @@ import TerminalUI
 /// Draws the app and maps keys to intents.
 @MainActor
 public enum StandupsTerminalView {
-    /// The screen of `state` hosted by `host`, in `context`.
+    /// The screen of `state` hosted by `host`, in `context`;
+    /// `speechUnavailable` says what keeps speech from being recognised
+    /// here, if something does.
     public static func screen(
-        _ state: AppFeature.State, host: ObservableTransducer<AppFeature>, context: ScreenContext
+        _ state: AppFeature.State, host: ObservableTransducer<AppFeature>, context: ScreenContext,
+        speechUnavailable: String? = nil
     ) -> Screen {
         screen(
             state, intents: StandupsIntents(for: state, proxy: host.proxy) { host.state }, width: context.width,
-            height: context.height, newID: UUID.init)
+            height: context.height, newID: UUID.init, speechUnavailable: speechUnavailable)
     }
 
     /// The screen for `state` on a terminal of `width` × `height`, with the
@@ -35,7 +38,7 @@ public enum StandupsTerminalView {
     /// attendees the user adds.
     public static func screen(
         _ state: AppFeature.State, intents: StandupsIntents, width: Int, height: Int,
-        newID: @escaping () -> UUID
+        newID: @escaping () -> UUID, speechUnavailable: String? = nil
     ) -> Screen {
         var canvas = Canvas(width: width, height: height)
         var bindings: [KeyBinding] = []
@@ -80,7 +83,7 @@ public enum StandupsTerminalView {
             if let intents = intents.detail {
                 (bindings, textField) = renderDetail(
                     detail, isMeetingRunning: state.meetingsRunning.contains(detail.standup.id), intents: intents,
-                    newID: newID, on: &canvas)
+                    newID: newID, speechUnavailable: speechUnavailable, on: &canvas)
             }
             if !conflicts.isEmpty {
                 let id = detail.standup.id
@@ -292,7 +295,7 @@ public enum StandupsTerminalView {
     static func renderDetail(
         _ detail: StandupDetail.State, isMeetingRunning: Bool = false,
         intents: Intents<StandupDetail, StandupDetail.Scope>,
-        newID: @escaping () -> UUID, on canvas: inout Canvas
+        newID: @escaping () -> UUID, speechUnavailable: String? = nil, on canvas: inout Canvas
     ) -> ([KeyBinding], TextFieldInput?) {
         if case .edit(let form) = detail.destination {
             let field = renderForm(form, on: &canvas) { intents(.form($0)) }
@@ -375,8 +378,7 @@ public enum StandupsTerminalView {
         case .speechRestricted:
             TerminalComponents.dialog(
                 "Speech recognition is unavailable",
-                message:
-                    "This machine cannot recognise speech (pocketsphinx, its English model or audio to listen to is missing), so the meeting will not be recorded.",
+                message: Self.speechUnavailableMessage(speechUnavailable),
                 answers: ["c continue without recording", "Esc cancel"], on: &canvas)
             bindings = [
                 KeyBinding([.character("c")], "continue", intent: intents(.continueWithoutRecording)),
@@ -384,6 +386,15 @@ public enum StandupsTerminalView {
             ]
         }
         return (bindings, nil)
+    }
+
+    /// What the "unavailable" dialog says: what is missing, if known, and
+    /// what to do instead.
+    static func speechUnavailableMessage(_ reason: String?) -> String {
+        "This machine cannot recognise speech"
+            + (reason.map { ": \($0.plainText)." } ?? " (pocketsphinx, its English model or a microphone is missing).")
+            + " The meeting will not be recorded. To transcribe a recording instead, start the app with "
+            + "--audio FILE (a 16 kHz mono WAV file)."
     }
 
     // MARK: The meeting

@@ -43,15 +43,22 @@ public struct SpeechClient: Sendable {
     /// audio ends; it throws ``SpeechFailure`` when the recogniser fails.
     public var transcripts: @Sendable () -> AsyncThrowingStream<String, any Error>
 
+    /// Why recognition cannot be used here, for the user (what is missing
+    /// and how to get it), when it cannot; `nil` when it can, or nobody
+    /// knows.
+    public var unavailableReason: String?
+
     /// A client from its parts.
     public init(
         authorization: @escaping @Sendable () async -> SpeechAuthorization,
         requestAuthorization: @escaping @Sendable () async -> SpeechAuthorization,
-        transcripts: @escaping @Sendable () -> AsyncThrowingStream<String, any Error>
+        transcripts: @escaping @Sendable () -> AsyncThrowingStream<String, any Error>,
+        unavailableReason: String? = nil
     ) {
         self.authorization = authorization
         self.requestAuthorization = requestAuthorization
         self.transcripts = transcripts
+        self.unavailableReason = unavailableReason
     }
 }
 
@@ -81,9 +88,12 @@ extension SpeechClient {
             })
     }
 
-    /// A recogniser that may not be used: `.denied` or `.restricted`.
-    public static func unavailable(_ authorization: SpeechAuthorization) -> SpeechClient {
-        .mock(authorization: authorization)
+    /// A recogniser that may not be used: `.denied` or `.restricted`,
+    /// for `reason` (what is missing, said to the user).
+    public static func unavailable(_ authorization: SpeechAuthorization, reason: String? = nil) -> SpeechClient {
+        var client = SpeechClient.mock(authorization: authorization)
+        client.unavailableReason = reason
+        return client
     }
 }
 

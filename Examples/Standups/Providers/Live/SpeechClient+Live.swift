@@ -33,6 +33,21 @@ extension SpeechClient {
             authorization: authorization, requestAuthorization: authorization,
             transcripts: { recognizer.transcripts(from: source).mappingFailures() })
     }
+
+    /// What keeps the offline recogniser from listening to `audio`, said
+    /// to the user (what is missing, and how to install it), or `nil` when
+    /// nothing does.
+    public static func unavailability(of audio: AudioInput) -> String? {
+        let source: AudioSource =
+            switch audio {
+            case .wavFile(let url): .wavFile(url, clock: ContinuousClock())
+            case .microphone: .microphone()
+            }
+        let reasons = [PocketsphinxRecognizer().availability, source.availability].compactMap { availability in
+            if case .unavailable(let reason) = availability { reason } else { nil }
+        }
+        return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+    }
 }
 
 extension SpeechClient {

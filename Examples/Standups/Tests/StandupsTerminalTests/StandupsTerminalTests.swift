@@ -25,10 +25,12 @@ struct StandupsTerminalTests {
     final class App {
         let host: ObservableTransducer<AppFeature>
         let store: MockStandupsStore
+        let speech: SpeechClient
         private var ids = 0
 
         init(_ standups: [Standup] = [], speech: SpeechClient = .unavailable(.restricted)) async {
             store = MockStandupsStore(standups)
+            self.speech = speech
             let env = AppFeature.Env(
                 standups: .mock(store), detail: StandupDetail.Env(speech: speech),
                 meeting: RecordMeeting.Env(
@@ -50,7 +52,7 @@ struct StandupsTerminalTests {
                 newID: {
                     next += 1
                     return UUID(number: base + next)
-                })
+                }, speechUnavailable: speech.unavailableReason)
         }
 
         /// What the screen shows.
@@ -96,7 +98,7 @@ struct StandupsTerminalTests {
 
     @Test("a stand-up's screen, the question before a meeting that cannot be recorded, and the meeting")
     func fromTheListToAMeeting() async {
-        let app = await App([.mock])
+        let app = await App([.mock], speech: .unavailable(.restricted, reason: "no microphone was found"))
         await app.press(.enter)
         #expect(app.text.contains("Start meeting"))
         #expect(app.text.contains("Blob, Blob Jr, Blob Sr"))
@@ -109,6 +111,9 @@ struct StandupsTerminalTests {
             }
         }
         #expect(app.text.contains("Speech recognition is unavailable"))
+        // What is missing, and what to do instead.
+        #expect(app.text.contains("no microphone was"), "\(app.text)")
+        #expect(app.text.contains("--audio"), "\(app.text)")
         // Keys other than the answers do nothing while a question is open.
         await app.press(.character("e"), .character("q"))
         #expect(app.text.contains("Speech recognition is unavailable"))

@@ -39,7 +39,14 @@ private func openCapture(_ device: String, alsa: ALSALibrary) throws(Recognition
     var pcm: UnsafeMutableRawPointer?
     let opened = alsa.open(&pcm, device, Int32(OAK_SND_PCM_STREAM_CAPTURE), 0)
     guard opened >= 0, let pcm else {
-        throw .audio("cannot open the microphone (ALSA device \"\(device)\", error \(opened))")
+        let why =
+            switch -opened {
+            case ENOENT, ENODEV, ENXIO: "no microphone was found"
+            case EBUSY: "the microphone is in use by another program"
+            case EACCES, EPERM: "you may not use the microphone (is your user in the audio group?)"
+            default: "the microphone cannot be opened"
+            }
+        throw .audio("\(why) (ALSA device \"\(device)\", error \(opened))")
     }
     let configured = alsa.setParameters(
         pcm, Int32(OAK_SND_PCM_FORMAT_S16_LE), Int32(OAK_SND_PCM_ACCESS_RW_INTERLEAVED), 1,
