@@ -542,6 +542,8 @@ public final class StandupsStore: Sendable {
         case let error as StandupsStoreError: error
         case let error as DatabaseError where SQLiteFile.isCorruption(error):
             .damaged(path: path, reason: SQLiteFile.reason(error, busyTimeout: Self.busyTimeout))
+        case let error as DatabaseError where error.resultCode == .SQLITE_READONLY:
+            .readOnly(path: path)
         case let error as DatabaseError: otherwise(SQLiteFile.reason(error, busyTimeout: Self.busyTimeout))
         case let error as StoredValueError: .damaged(path: path, reason: error.description)
         case let error as RowDecodingError: .damaged(path: path, reason: "a stored value cannot be read: \(error)")
@@ -564,6 +566,9 @@ public enum StandupsStoreError: Error, Equatable, Sendable, CustomStringConverti
     case damaged(path: String, reason: String)
     /// The file could not be opened or read.
     case unreadable(path: String, reason: String)
+    /// The file (or its directory) may be read but not written: nothing
+    /// can be saved.
+    case readOnly(path: String)
     /// A batch could not be written; nothing of it was.
     case writeFailed(reason: String)
 
@@ -579,6 +584,9 @@ public enum StandupsStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .unreadable(let path, let reason):
             "Could not read the stand-ups file \(path): \(reason). Check that you may read and write it and its "
                 + "directory, or pass --data-dir."
+        case .readOnly(let path):
+            "The stand-ups file \(path) is read-only: it can be read, not saved to. Make it and its directory "
+                + "writable for you (chmod u+w), or pass --data-dir with a directory you can write to."
         case .writeFailed(let reason):
             "Could not save the stand-ups: \(reason). Nothing of the change was written; check the free disk space "
                 + "and that you may write to the data directory, then try again."
@@ -591,6 +599,7 @@ public enum StandupsStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .cannotCreateDirectory: "The data directory could not be created."
         case .damaged: "The stand-ups file is damaged; it was left untouched."
         case .unreadable: "The stand-ups file could not be read."
+        case .readOnly: "The stand-ups file is read-only: changes cannot be saved."
         case .writeFailed: "The change could not be saved; nothing of it was written."
         }
     }
