@@ -75,6 +75,13 @@ public struct Canvas: Equatable, Sendable {
     public var imageProtocol: InlineImageProtocol?
     /// The image placed on the canvas, if any.
     public var image: CanvasImage?
+    /// How many lines at the top stay when the lines scroll (the title
+    /// bar).
+    public var pinnedLines = 1
+    /// How many lines the lines below the pinned ones are scrolled by:
+    /// set by the front end, whose keys scroll a canvas taller than the
+    /// screen (``maxScroll``).
+    public var scroll = 0
 
     /// An empty canvas of the screen's size.
     public init(width: Int, height: Int) {
@@ -124,14 +131,70 @@ public struct Canvas: Equatable, Sendable {
         }
     }
 
+    /// The rows for the lines: all but the status bar's.
+    var bodyHeight: Int { max(status == nil ? height : height - 1, 0) }
+
+    /// The lines that scroll, below the pinned ones.
+    private var scrolling: ArraySlice<Line> { lines.dropFirst(pinnedLines) }
+
+    /// How many rows the lines that scroll may have on screen.
+    private var scrollingRows: Int { max(bodyHeight - min(pinnedLines, lines.count), 0) }
+
+    /// The furthest the lines can scroll: 0 when they fit. Taller lines
+    /// show a marker row at each cut ("more above", "more below"), so the
+    /// content rows are fewer than the rows.
+    public var maxScroll: Int {
+        let count = scrolling.count
+        guard count > scrollingRows else { return 0 }
+        // At the end: a marker above, the rest content.
+        return max(count - max(scrollingRows - 1, 1), 0)
+    }
+
     /// The rows as they appear on screen: `height` lines of text, the
-    /// status bar last, each cut to `width` columns.
+    /// status bar last, each cut to `width` columns. Lines taller than the
+    /// screen show from ``scroll`` on, and every cut is marked: a row says
+    /// there is more above or below, and which keys show it.
     public var rows: [Line] {
-        let bodyHeight = status == nil ? height : height - 1
-        var rows = Array(lines.prefix(max(bodyHeight, 0)))
+        var rows = Array(lines.prefix(min(pinnedLines, bodyHeight)))
+        let room = scrollingRows
+        let count = scrolling.count
+        if count <= room {
+            rows += scrolling
+        } else if room > 0 {
+            let offset = min(max(scroll, 0), maxScroll)
+            let above = offset > 0
+            // Room for content between the markers.
+            var content = room - (above ? 1 : 0)
+            let below = offset + content < count
+            if below { content -= 1 }
+            if above { rows.append(Line("  ↑ \(offset) more above · PgUp ↑", .dim)) }
+            rows += scrolling.dropFirst(offset).prefix(max(content, 0))
+            if below {
+                rows.append(Line("  ↓ \(count - offset - max(content, 0)) more below · PgDn ↓", .dim))
+            }
+        }
         while rows.count < bodyHeight { rows.append(Line()) }
         if let status { rows.append(status) }
         return rows.map { Self.cut($0, width: width) }
+    }
+
+    /// The scroll after `key`, when the canvas is taller than the screen
+    /// and `key` scrolls it (↑ ↓ a line, PgUp PgDn a screenful, Home End
+    /// to either end); `nil` when it does not.
+    public func scroll(after key: Key) -> Int? {
+        let limit = maxScroll
+        guard limit > 0 else { return nil }
+        let page = max(scrollingRows - 2, 1)
+        let current = min(max(scroll, 0), limit)
+        switch key {
+        case .up: return max(current - 1, 0)
+        case .down: return min(current + 1, limit)
+        case .pageUp: return max(current - page, 0)
+        case .pageDown: return min(current + page, limit)
+        case .home: return 0
+        case .end: return limit
+        default: return nil
+        }
     }
 
     /// The screen as plain text, one row per line (for tests and for

@@ -23,6 +23,8 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
     case backTab
     /// Home and End: the start and end of a line.
     case home, end
+    /// Page Up and Page Down: a screenful back or on.
+    case pageUp, pageDown
     /// A control key other than those above: Ctrl-N is `.control("n")`.
     case control(Character)
     /// Ctrl-C (read as a key: the terminal is in raw mode).
@@ -49,6 +51,8 @@ public enum Key: Equatable, Hashable, Sendable, CustomStringConvertible {
         case .backTab: "Shift-Tab"
         case .home: "Home"
         case .end: "End"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
         case .control(let character): "Ctrl-\(character.uppercased())"
         case .interrupt: "Ctrl-C"
         case .suspend: "Ctrl-Z"

@@ -188,6 +188,8 @@ public final class Terminal {
         case KEY_DC: .delete
         case KEY_HOME: .home
         case KEY_END: .end
+        case KEY_PPAGE: .pageUp
+        case KEY_NPAGE: .pageDown
         case KEY_BTAB: .backTab
         case KEY_RESIZE: .resize
         default: nil

@@ -230,6 +230,9 @@ public final class TerminalFrontEnd {
         var current = Screen(canvas: Canvas(width: 1, height: 1), bindings: [])
         var forceRedraw = true
         var typeAhead = TypeAhead()
+        // How far a screen taller than the terminal is scrolled; back to
+        // the top when another screen is shown (its title changes).
+        var scroll = 0
         var settleTimer: Task<Void, Never>?
         defer { settleTimer?.cancel() }
 
@@ -240,7 +243,7 @@ public final class TerminalFrontEnd {
         /// without the host's.
         func redraw() {
             let (width, height) = terminal.size
-            let (animating, next, context) = withStateTracking {
+            var (animating, next, context) = withStateTracking {
                 _ = host.isRunning
                 let state = host.state
                 let animating = isAnimating(state)
@@ -250,6 +253,10 @@ public final class TerminalFrontEnd {
             } onChange: {
                 continuation.yield(.changed)
             }
+            let pinned = next.canvas.pinnedLines
+            if let shown, shown.canvas.lines.prefix(pinned) != next.canvas.lines.prefix(pinned) { scroll = 0 }
+            scroll = min(scroll, next.canvas.maxScroll)
+            next.canvas.scroll = scroll
             if animating, animation == nil {
                 animation = Task { [clock, frameInterval] in
                     while true {
@@ -303,7 +310,11 @@ public final class TerminalFrontEnd {
             // keys typed meanwhile wait their turn, in order.
             while let key = typeAhead.next(settled: isSettled(host.state), waitedEnough: waitedEnough) {
                 settleTimer?.cancel()
-                await current.handle(key)
+                // A key the screen does not use scrolls it, when it is
+                // taller than the terminal (↑ ↓ PgUp PgDn Home End).
+                if await !current.handle(key), let offset = current.canvas.scroll(after: key) {
+                    scroll = offset
+                }
                 guard host.isRunning else { return }
                 redraw()
                 let settled = isSettled(host.state)

@@ -23,6 +23,52 @@ struct CanvasTests {
         #expect(canvas.plainText == "a very …\n\nkeys")
     }
 
+    /// A title, then `count` numbered lines, on 20 × 8 with a status bar.
+    static func tall(_ count: Int, scroll: Int = 0) -> Canvas {
+        var canvas = Canvas(width: 30, height: 8)
+        canvas.add(" Title", .reverse)
+        for number in 1...count { canvas.add("line \(number)") }
+        canvas.status = Line("keys", .reverse)
+        canvas.scroll = scroll
+        return canvas
+    }
+
+    @Test func aCanvasThatFitsIsDrawnWholeAndDoesNotScroll() {
+        let canvas = Self.tall(6)
+        #expect(canvas.maxScroll == 0)
+        #expect(canvas.scroll(after: .pageDown) == nil)
+        #expect(canvas.rows.map(\.text).dropLast().last?.hasPrefix("line 6") == true)
+    }
+
+    @Test func aTallCanvasShowsEveryCutAndScrolls() {
+        // 7 rows above the status bar: the title, and 6 for 20 lines.
+        let top = Self.tall(20)
+        #expect(
+            top.plainText.components(separatedBy: "\n") == [
+                " Title", "line 1", "line 2", "line 3", "line 4", "line 5", "  ↓ 15 more below · PgDn ↓", "keys",
+            ])
+        let down = top.scroll(after: .down)
+        #expect(down == 1)
+        let middle = Self.tall(20, scroll: 1)
+        #expect(
+            middle.plainText.components(separatedBy: "\n") == [
+                " Title", "  ↑ 1 more above · PgUp ↑", "line 2", "line 3", "line 4", "line 5",
+                "  ↓ 15 more below · PgDn ↓", "keys",
+            ])
+        // The end: the last line shows, with a mark above only.
+        let last = top.scroll(after: .end)
+        #expect(last == top.maxScroll)
+        let end = Self.tall(20, scroll: top.maxScroll)
+        let rows = end.plainText.components(separatedBy: "\n")
+        #expect(rows[1].hasPrefix("  ↑") && rows[6] == "line 20", "\(rows)")
+        // Page by page, and back to the top; never past either end.
+        #expect(top.scroll(after: .pageDown) == 4)
+        #expect(end.scroll(after: .pageDown) == top.maxScroll)
+        #expect(end.scroll(after: .home) == 0)
+        #expect(top.scroll(after: .up) == 0)
+        #expect(top.scroll(after: .character("x")) == nil)
+    }
+
     @Test func wideCharactersTakeTwoColumns() {
         #expect(TextWidth.columns(of: "日本") == 4)
         #expect(TextWidth.columns(of: "Café") == 4)

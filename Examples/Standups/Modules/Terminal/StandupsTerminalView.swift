@@ -119,7 +119,9 @@ public enum StandupsTerminalView {
                     canvas.add("No transcript: the meeting was not recorded.", .dim)
                 } else {
                     canvas.add("Transcript", .bold)
-                    canvas.addWrapped(meeting.transcript, maxLines: max(height - 8, 1))
+                    // Whole: a transcript taller than the terminal scrolls
+                    // (↑ ↓ PgUp PgDn Home End), its cuts marked.
+                    canvas.addWrapped(meeting.transcript)
                 }
             }
             bindings.append(KeyBinding([.escape, .left], "back", intent: app(.back)))
