@@ -21,7 +21,31 @@ extension StandupsProvider.Dependencies {
             startOver: { (standups: [Standup]) async throws(StoreFailure) in
                 try await Self.blocking { () throws(StandupsStoreError) in _ = try store.startOver(with: standups) }
             },
-            updates: { store.updates() })
+            updates: { Self.changes(in: store.updates()) })
+    }
+
+    /// The lists after each change, from the store's feed, which starts
+    /// with the list as it is when following starts. That first list is
+    /// dropped: the provider has read it (`load`), and a copy read before
+    /// this process's first write but delivered after it would undo the
+    /// write for a moment (a stand-up just added and opened vanished, and
+    /// its screen closed). A change another process commits between the
+    /// load and the start of the feed shows with the next change.
+    static func changes(in feed: AsyncStream<[Standup]>) -> AsyncStream<[Standup]> {
+        let (changes, continuation) = AsyncStream<[Standup]>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let task = Task {
+            var isFirst = true
+            for await standups in feed {
+                if isFirst {
+                    isFirst = false
+                    continue
+                }
+                continuation.yield(standups)
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return changes
     }
 
     /// Runs `work` on a thread of Dispatch's global pool (SQLite blocks
