@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "WebUI", targets: ["WebUI"]),
         .library(name: "WebHost", targets: ["WebHost"]),
+        .library(name: "AppCommands", targets: ["AppCommands"]),
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "ServerSupport", targets: ["ServerSupport"]),
         .library(name: "SQLiteSupport", targets: ["SQLiteSupport"]),
@@ -38,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Small helpers every app uses: elapsed time on any clock, text made
@@ -54,6 +56,13 @@ let package = Package(
         .target(
             name: "TerminalUI",
             dependencies: ["CNcurses", "Common", .product(name: "Oak", package: "Oak")]),
+        // What every app's command shares: the options of its web server,
+        // and options read from the environment as well as the command
+        // line.
+        .target(
+            name: "AppCommands",
+            dependencies: ["WebHost", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "AppCommandsTests", dependencies: ["AppCommands"]),
         // HTML that escapes what it interpolates, the page shell, forms.
         .target(name: "WebUI", dependencies: ["Common", .product(name: "Oak", package: "Oak")]),
         // A thin async HTTP client (URLSession).

@@ -103,6 +103,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Oak", package: "Oak"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AppCommands", package: "AppSupport"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Common", package: "AppSupport"), .product(name: "TerminalUI", package: "AppSupport"),
                 .product(name: "HTTPClient", package: "AppSupport"), .product(name: "WebHost", package: "AppSupport"),

@@ -173,6 +173,7 @@ let package = Package(
                 .product(name: "PostgresSupport", package: "AppSupport"),
                 .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AppCommands", package: "AppSupport"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Common", package: "AppSupport"), .product(name: "TerminalUI", package: "AppSupport"),
             ],

@@ -3,6 +3,7 @@
 // into the features' ports and starts the front end. No feature logic
 // lives here.
 
+import AppCommands
 import ArgumentParser
 import ComicsScene
 import Common
@@ -23,6 +24,15 @@ struct ComicsCommand: AsyncParsableCommand {
         commandName: "comics", abstract: "Read comics in your terminal; offline by default.",
         subcommands: [Browse.self, Show.self, FavouritesCommand.self, Graph.self, Serve.self],
         defaultSubcommand: Browse.self)
+
+    /// Parses the command line, with `serve`'s options the environment
+    /// gives (`COMICS_PORT=9000 comics serve`), and runs the command.
+    static func main() async {
+        await main(
+            EnvironmentArguments.merged(
+                Array(CommandLine.arguments.dropFirst()), subcommand: "serve", options: Serve.environment,
+                prefix: Serve.environmentPrefix, environment: ProcessInfo.processInfo.environment))
+    }
 }
 
 /// Where comics and favourites come from.

@@ -2,6 +2,7 @@
 // web front end (StandupsWeb), over the same store as the terminal app.
 // Options and injection only.
 
+import AppCommands
 import AppFeature
 import ArgumentParser
 import Common
@@ -21,11 +22,19 @@ import WebHost
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve the app to browsers on 127.0.0.1 (one session per browser).")
+        abstract: "Serve the app to browsers on 127.0.0.1 (one session per browser).",
+        discussion: EnvironmentArguments.help(options: environment, prefix: environmentPrefix))
 
-    @Option(help: "The port to listen on (0: any free port).") var port = 8080
-    @Option(help: "The most browser sessions at once.") var maxSessions = 1_000
-    @Option(help: "Minutes a session lives without a request (fractions allowed).") var idleMinutes = 30.0
+    /// Every option, as the environment may give it (`STANDUPS_PORT`…).
+    static let environment =
+        ServeOptions.environment + [
+            EnvironmentOption("no-speech", .flag), EnvironmentOption("max-recordings"),
+            EnvironmentOption("public-url"), EnvironmentOption("data-dir"), EnvironmentOption("database"),
+            EnvironmentOption("speed"),
+        ]
+    static let environmentPrefix = "STANDUPS_"
+
+    @OptionGroup var server: ServeOptions
     @Flag(help: "Do not record meetings (no recogniser runs, pages offer no microphone).")
     var noSpeech = false
     @Option(help: "The most meetings recorded at once (each recogniser holds about 100 MB while someone speaks).")
@@ -35,25 +44,10 @@ struct Serve: AsyncParsableCommand {
             "The address other processes of the app send this one's meeting viewers to, with --database "
                 + "(default: the address it serves on).", valueName: "http(s)://host[:port]"))
     var publicURL: String?
-    @Option(
-        name: .customLong("allowed-host"),
-        help: ArgumentHelp(
-            "A name browsers may reach the server by, beside its address and localhost (a reverse proxy's, say); "
-                + "repeat for several; a leading dot allows subdomains. Requests for other names get 421.",
-            valueName: "name"))
-    var allowedHosts: [String] = []
     @OptionGroup var options: StoreOptions
 
     func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
-        guard maxSessions > 0 else { throw ValidationError("--max-sessions takes a number from 1.") }
         guard maxRecordings > 0 else { throw ValidationError("--max-recordings takes a number from 1.") }
-        guard idleMinutes > 0, idleMinutes <= 10_080 else {
-            throw ValidationError("--idle-minutes takes a number of minutes above 0, at most a week (10080).")
-        }
-        for name in allowedHosts where AllowedHosts.name(of: name) == nil {
-            throw ValidationError("--allowed-host takes a host name such as app.example.com (no scheme, no port).")
-        }
         if let publicURL {
             guard let url = URL(string: publicURL), url.scheme == "http" || url.scheme == "https", url.host != nil
             else { throw ValidationError("--public-url takes an http(s) address, such as http://10.0.0.2:8080.") }
@@ -112,11 +106,11 @@ struct Serve: AsyncParsableCommand {
         let host: WebHost<StandupsWeb>
         do {
             host = try await WebHost.start(
-                app: StandupsWeb(env: env, microphones: microphones, homes: homes?.port ?? .here), port: port,
-                limits: SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000))),
+                app: StandupsWeb(env: env, microphones: microphones, homes: homes?.port ?? .here), port: server.port,
+                limits: server.limits,
                 // The public address's name is one the server is reached by.
                 allowedHosts: AllowedHosts(
-                    allowedHosts + [publicURL.flatMap { URL(string: $0)?.host }].compactMap { $0 }),
+                    server.allowedHosts + [publicURL.flatMap { URL(string: $0)?.host }].compactMap { $0 }),
                 logger: Logger(label: "oak.standups.web"))
         } catch {
             await env.meetings.stop()

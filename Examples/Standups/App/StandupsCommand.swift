@@ -3,6 +3,7 @@
 // features' ports and starts a front end: the terminal (the default) or the
 // web host (`standups serve`). No feature logic lives here.
 
+import AppCommands
 import AppFeature
 import ArgumentParser
 import Common
@@ -39,6 +40,15 @@ struct StandupsCommand: AsyncParsableCommand {
             standups serve --port 8080 serves the app to browsers.
             """,
         subcommands: [Meet.self, Serve.self], defaultSubcommand: Meet.self)
+
+    /// Parses the command line, with `serve`'s options the environment
+    /// gives (`STANDUPS_PORT=9000 standups serve`), and runs the command.
+    static func main() async {
+        await main(
+            EnvironmentArguments.merged(
+                Array(CommandLine.arguments.dropFirst()), subcommand: "serve", options: Serve.environment,
+                prefix: Serve.environmentPrefix, environment: ProcessInfo.processInfo.environment))
+    }
 }
 
 /// Where the stand-ups are kept, and how fast meetings run.
