@@ -393,8 +393,12 @@ public enum WebPage {
         header h1 { font-size: 1.2rem; margin: 0 1rem 0 0; }
         form.intent { display: inline-block; margin: .25rem .25rem .25rem 0; }
         form.number input { width: 6rem; }
-        button { font: inherit; padding: .3rem .8rem; cursor: pointer; }
-        button.primary { font-weight: bold; }
+        button { font: inherit; padding: .4rem .9rem; cursor: pointer; border-radius: .55rem; \
+        border: 1px solid #8886; background: color-mix(in srgb, CanvasText 6%, Canvas); color: CanvasText; }
+        button:hover { background: color-mix(in srgb, CanvasText 11%, Canvas); }
+        button.primary { font-weight: 600; background: #1f6feb; border-color: #1f6feb; color: #fff; }
+        button.primary:hover { background: #195ec9; }
+        :is(a, button, input, select, textarea):focus-visible { outline: 3px solid Highlight; outline-offset: 2px; }
         figure { margin: 1rem 0; }
         figure img { max-width: 100%; height: auto; border: 1px solid #8884; }
         .notice { padding: .4rem .6rem; border-left: 4px solid #c90; background: #c901; }

@@ -147,8 +147,10 @@ public enum StandupsWebView {
                 <input type="hidden" name="token" value="\(context.token)">\
                 <input type="hidden" name="intent" \
                 value="\(context.bind("list.open:\(standup.id.uuidString)", to: app(.open(standup.id))))">\
-                <button type="submit"><strong>\(name(standup))</strong>\
-                <span>\(standup.minutes) min · \(attendeeCount(standup))</span></button></form></li>
+                <button type="submit" aria-label="\(name(standup)), \(standup.minutes) min · \(attendeeCount(standup))">\
+                <strong>\(name(standup))</strong><span class="facts">\
+                <span class="fact">\(Icons.clock)\(standup.minutes) min</span>\
+                <span class="fact">\(Icons.people)\(attendeeCount(standup))</span></span></button></form></li>
                 """)
         }
         let empty: HTML? = cards.isEmpty ? "<p class=\"empty\" id=\"empty\">No stand-ups yet.</p>" : nil
@@ -260,7 +262,7 @@ public enum StandupsWebView {
                 cancel: intents(.cancelEdit), newID: newID, context: context)
         }
         let standup = detail.standup
-        let names = standup.attendees.map { HTML("<li>\(attendeeName($0))</li>") }
+        let names = standup.attendees.map { HTML("<li>\(Icons.person)<span>\(attendeeName($0))</span></li>") }
         let meetings = standup.meetings.map { meeting in
             HTML(
                 """
@@ -284,7 +286,8 @@ public enum StandupsWebView {
             \(context.button(
                 detail.isCheckingSpeech ? "Starting…" : isMeetingRunning ? "Join meeting" : "Start meeting", key: startKey,
                 intent: intents(.startMeeting), isPrimary: true))
-            <p>\(standup.minutes) min · \(standup.theme.name)</p>
+            <p class="facts"><span class="fact">\(Icons.clock)\(standup.minutes) min</span>\
+            <span class="fact theme-badge theme-\(standup.theme.rawValue)">\(standup.theme.name)</span></p>
             <h3>Attendees</h3><ul class="attendees" id="attendees">\(HTML.join(names))</ul>
             <h3>Past meetings</h3>\
             \(meetings.isEmpty ? "<p class=\"empty\" id=\"no-meetings\">None yet.</p>" : HTML.empty)\
@@ -343,11 +346,6 @@ public enum StandupsWebView {
         func button(_ label: String, _ key: String, _ event: RecordMeeting.Event, isPrimary: Bool = false) -> HTML {
             context.button(label, key: key, intent: intents?(event), isPrimary: isPrimary)
         }
-        let total = max(meeting.schedule.durationSeconds, 1)
-        let segments = standup.attendees.indices.map { index in
-            let kind = index < meeting.speakerIndex ? "done" : index == meeting.speakerIndex ? "current" : "next"
-            return HTML("<li class=\"\(kind)\"></li>")
-        }
         let speaker = meeting.speaker.map { attendeeName($0) } ?? ""
         let recognition: HTML =
             switch meeting.recognition {
@@ -389,24 +387,92 @@ public enum StandupsWebView {
         // What changes every second (the clock, the speaker's time left)
         // and the growing transcript are parts: an open page is sent only
         // those while the rest stays as it is (`HTML.part`).
-        let times: HTML = """
-            <p class="times"><span id="elapsed" data-elapsed="\(meeting.secondsElapsed)">Elapsed \
-            \(duration(meeting.secondsElapsed))</span> \
-            <span id="remaining">Remaining \(duration(meeting.secondsRemaining))</span></p>\
-            <progress max="\(total)" value="\(min(meeting.secondsElapsed, total))"></progress>
+        // Only what a tick changes is in parts, each small: the two
+        // clocks, the arc of the speaker speaking, their time left.
+        let clocks: HTML = """
+            <span id="elapsed" data-elapsed="\(meeting.secondsElapsed)">\(duration(meeting.secondsElapsed))</span>\
+            <span id="remaining">\(duration(meeting.secondsRemaining))</span>
             """
+        let times: HTML = """
+            <p class="times"><span class="label">\(Icons.hourglass) Elapsed</span>\
+            <span class="label end">Remaining \(Icons.hourglass)</span>\(HTML.part("clocks", clocks))</p>
+            """
+        // The text in the ring says who speaks; what changes every second
+        // is in parts.
+        let turn = "Speaker \(meeting.speakerIndex + 1) of \(standup.attendees.count)"
         return """
             <section class="meeting theme-\(standup.theme.rawValue)" id="meeting" \
             data-speaker="\(meeting.speakerIndex)" data-tone="\(meeting.speakerIndex)">
             <h2>\(name(standup))</h2>
-            \(HTML.part("times", times))
-            <ol class="segments">\(HTML.join(segments))</ol>
-            <p class="speaker" id="speaker">Speaker \(meeting.speakerIndex + 1) of \(standup.attendees.count): \
-            <strong>\(speaker)</strong> · \(HTML.part("left", "\(duration(meeting.speakerSecondsRemaining))")) left</p>
+            \(times)
+            <div class="ring">\(ring(meeting))\(HTML.part("arc", arc(meeting)))\
+            <p class="speaker" id="speaker"><span class="turn">\(turn)</span><strong>\(speaker)</strong>\
+            <span class="left">\(HTML.part("left", "\(duration(meeting.speakerSecondsRemaining))")) left</span></p></div>
             \(recognition)\(microphone)<p class="transcript" id="transcript">\
             \(HTML.part("transcript", "\(meeting.transcript)"))</p>
             \(controls)</section>
             """
+    }
+
+    /// The meeting's ring: an arc per speaker, as long as their turn,
+    /// filled for the speakers who have spoken (inline SVG: no script, no
+    /// inline style; the colours are the stylesheet's). It changes when the
+    /// speaker does; the arc of the one speaking is ``arc(_:)``.
+    static func ring(_ meeting: RecordMeeting.State) -> HTML {
+        let schedule = meeting.schedule
+        var circles: [String] = []
+        for index in 0..<schedule.speakers {
+            let turn = Turn(meeting, index)
+            circles.append(turn.circle("track", filled: 1))
+            if index < meeting.speakerIndex { circles.append(turn.circle("fill", filled: 1)) }
+        }
+        return Turn.svg(circles)
+    }
+
+    /// The arc of the speaker speaking, as far as their turn has gone:
+    /// drawn over the ring, and sent on its own each second.
+    static func arc(_ meeting: RecordMeeting.State) -> HTML {
+        let turn = Turn(meeting, meeting.speakerIndex)
+        let filled = turn.length > 0 ? min(max((Double(meeting.secondsElapsed) - turn.start) / turn.length, 0), 1) : 0
+        // No class: sent every second, it is styled by where it is.
+        return Turn.svg(filled > 0 ? [turn.circle(nil, filled: filled)] : [])
+    }
+
+    /// A speaker's turn on the ring: where its arc starts and how long it
+    /// is, in seconds of the meeting.
+    struct Turn {
+        /// The gap between two arcs, in hundredths of the ring.
+        static let gapShare = 0.4
+        let start: Double
+        let length: Double
+        let total: Double
+        let gap: Double
+
+        init(_ meeting: RecordMeeting.State, _ index: Int) {
+            let schedule = meeting.schedule
+            start = Double(schedule.start(of: index))
+            length = Double(schedule.start(of: index + 1)) - start
+            total = Double(schedule.durationSeconds)
+            gap = schedule.speakers > 1 ? Self.gapShare : 0
+        }
+
+        static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+
+        /// The turn's circle of class `kind`, drawn `filled` of the way.
+        func circle(_ kind: String?, filled: Double) -> String {
+            let arc = max(length / total * 100 - gap, 0.2) * filled
+            // A circle 100 round (r = 100 / 2π in a 36 × 36 box, the
+            // stylesheet's): the dashes are hundredths of the ring.
+            return "<circle\(kind.map { " class=\"\($0)\"" } ?? "") stroke-dasharray=\"\(Self.format(arc)) 100\" "
+                + "stroke-dashoffset=\"\(Self.format(-start / total * 100))\"/>"
+        }
+
+        /// An SVG of the ring's size with `circles`, the top first.
+        /// Trusted: made of numbers and fixed names only.
+        static func svg(_ circles: [String]) -> HTML {
+            HTML(
+                trusted: "<svg viewBox=\"0 0 36 36\">" + circles.joined() + "</svg>")
+        }
     }
 
     static func pastMeeting(_ standup: Standup?, _ id: Meeting.ID, context: WebContext) -> HTML {
@@ -473,24 +539,77 @@ public enum StandupsWebView {
     static func css(_ color: RGB) -> String { "rgb(\(color.red), \(color.green), \(color.blue))" }
 
     static let rules = """
-        .cards { list-style: none; padding: 0; display: grid; gap: 0.6rem; }
+        .cards { list-style: none; padding: 0; display: grid; gap: 0.8rem; \
+        grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); }
+        .card form.intent { display: block; margin: 0; height: 100%; }
+        .card button { height: 100%; display: flex; flex-direction: column; justify-content: flex-start; }
         .card button, h2.card { width: 100%; text-align: left; background: var(--main); color: var(--accent); \
-        border: 0; border-radius: 0.6rem; padding: 0.8rem 1rem; box-sizing: border-box; }
-        .card button span { display: block; opacity: 0.85; }
+        border: 0; border-radius: 0.9rem; padding: 1rem 1.1rem; box-sizing: border-box; }
+        .card button strong { display: block; font-size: 1.25rem; margin-bottom: 0.6rem; }
+        .card button:hover { filter: brightness(1.05); }
+        .facts { display: flex; flex-wrap: wrap; gap: 0.4rem 1.2rem; opacity: 0.9; }
+        .fact { display: inline-flex; align-items: center; gap: 0.35rem; }
+        .icon { width: 1.15em; height: 1.15em; flex: none; vertical-align: -0.2em; }
         form.edit label, form.edit fieldset { display: block; margin: 0.6rem 0; }
         form.edit .default { position: absolute; left: -9999px; }
-        .attendees li { margin: 0.3rem 0; }
-        .meeting { border-left: 0.5rem solid var(--main); padding-left: 1rem; }
-        .meeting progress { width: 100%; accent-color: var(--main); }
-        .segments { list-style: none; display: flex; gap: 0.3rem; padding: 0; }
-        .segments li { flex: 1; height: 0.6rem; border-radius: 0.3rem; background: #ddd; }
-        .segments li.done { background: var(--main); }
-        .segments li.current { background: var(--main); opacity: 0.55; }
-        .recording { color: #c00; font-weight: bold; }
+        .attendees, .meetings { list-style: none; padding: 0; margin: 0.4rem 0 1rem; border-radius: 0.8rem; \
+        overflow: hidden; background: color-mix(in srgb, CanvasText 5%, Canvas); }
+        .attendees li, .meetings li { display: flex; align-items: center; gap: 0.6rem; padding: 0.55rem 0.9rem; \
+        border-top: 1px solid color-mix(in srgb, CanvasText 10%, transparent); }
+        .attendees li:first-child, .meetings li:first-child { border-top: 0; }
+        .meetings li form.intent:first-child { flex: 1; }
+        .meetings li form.intent:first-child button { width: 100%; text-align: left; }
+        .theme-badge { padding: 0.1rem 0.6rem; border-radius: 1rem; background: var(--main); color: var(--accent); }
+        .detail > form.intent button.primary, .list > form.intent button.primary { padding: 0.6rem 1.2rem; }
+        .meeting { padding: 1rem; border-radius: 1rem; background: color-mix(in srgb, var(--main) 14%, Canvas); }
+        .meeting h2 { margin-top: 0; }
+        .times { display: grid; grid-template-columns: 1fr 1fr; gap: 0.1rem 1rem; margin: 0.4rem 0 1rem; \
+        font-variant-numeric: tabular-nums; }
+        .times .end, #remaining { text-align: right; }
+        .times .label { font-size: 0.85rem; opacity: 0.75; }
+        #elapsed, #remaining { font-size: 1.35rem; font-weight: 600; }
+        .ring { position: relative; width: min(78vw, 19rem); aspect-ratio: 1; margin: 0 auto 1rem; }
+        .ring svg { position: absolute; inset: 0; width: 100%; height: 100%; transform: rotate(-90deg); }
+        .ring circle { cx: 18px; cy: 18px; r: 15.9155px; fill: none; stroke-width: 2.5; }
+        .ring .track { stroke: color-mix(in srgb, var(--main) 28%, transparent); }
+        .ring .fill, .ring oak-part circle { stroke: var(--main); }
+        .ring .speaker { position: absolute; inset: 12%; display: flex; flex-direction: column; \
+        align-items: center; justify-content: center; gap: 0.3rem; margin: 0; text-align: center; }
+        .ring .turn, .ring .left { font-size: 0.9rem; opacity: 0.8; font-variant-numeric: tabular-nums; }
+        .ring strong { font-size: clamp(1.4rem, 7vw, 2.2rem); line-height: 1.1; overflow-wrap: anywhere; }
+        .recording { color: #d22; font-weight: bold; }
         .transcript { font-style: italic; }
-        .dialog { border: 1px solid #888; border-radius: 0.6rem; padding: 0.6rem 1rem; background: #fffbe6; }
-        .failure { color: #a00; }
+        .dialog { border: 1px solid #8886; border-radius: 0.8rem; padding: 0.6rem 1rem; \
+        background: color-mix(in srgb, #fc0 14%, Canvas); }
+        .failure { color: #d33; }
+        @media (max-width: 30rem) { body { padding: 0.6rem; } .cards { grid-template-columns: 1fr; } }
         """
+
+    // MARK: Icons
+
+    /// Small inline icons, drawn in the text's colour (`currentColor`).
+    enum Icons {
+        static let clock: HTML = """
+            <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="9" fill="none" \
+            stroke="currentColor" stroke-width="2"/><path d="M12 7v5l3.5 2" fill="none" stroke="currentColor" \
+            stroke-width="2" stroke-linecap="round"/></svg>
+            """
+        static let people: HTML = """
+            <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="9" cy="8" r="3.5" \
+            fill="currentColor"/><path d="M2 20c0-4 3-6.5 7-6.5s7 2.5 7 6.5z" fill="currentColor"/>\
+            <circle cx="17" cy="9" r="2.8" fill="currentColor" opacity=".65"/><path d="M15.6 14c3.6.2 6.4 2.2 \
+            6.4 6h-4.6c0-2.4-.7-4.4-1.8-6z" fill="currentColor" opacity=".65"/></svg>
+            """
+        static let person: HTML = """
+            <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="8" r="4" \
+            fill="currentColor"/><path d="M4 21c0-4.5 3.6-7.5 8-7.5s8 3 8 7.5z" fill="currentColor"/></svg>
+            """
+        static let hourglass: HTML = """
+            <svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 3h12M6 21h12M7 3c0 6 10 5 10 \
+            9s-10 3-10 9M17 3c0 6-10 5-10 9s10 3 10 9" fill="none" stroke="currentColor" stroke-width="1.8" \
+            stroke-linecap="round"/></svg>
+            """
+    }
 
     // MARK: Text
 
