@@ -122,7 +122,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "TerminalTesting"),
-        .target(name: "WebTesting"),
+        .target(name: "WebTesting", dependencies: ["TerminalTesting"]),
         .testTarget(
             name: "CommonTests", dependencies: ["Common", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(

@@ -28,10 +28,7 @@ struct ComicsCommand: AsyncParsableCommand {
     /// Parses the command line, with `serve`'s options the environment
     /// gives (`COMICS_PORT=9000 comics serve`), and runs the command.
     static func main() async {
-        await main(
-            EnvironmentArguments.merged(
-                Array(CommandLine.arguments.dropFirst()), subcommand: "serve", options: Serve.environment,
-                prefix: Serve.environmentPrefix, environment: ProcessInfo.processInfo.environment))
+        await main(Serve.variables.arguments())
     }
 }
 

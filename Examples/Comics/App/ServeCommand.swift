@@ -9,16 +9,14 @@ import WebHost
 import WebServer
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Serve the app to browsers on 127.0.0.1 (one session per browser).",
-        discussion: EnvironmentArguments.help(options: environment, prefix: environmentPrefix))
-
-    /// Every option, as the environment may give it (`COMICS_PORT`…).
-    static let environment =
-        ServeOptions.environment + [
-            EnvironmentOption("live", .flag), EnvironmentOption("data-dir"), EnvironmentOption("database"),
-        ]
-    static let environmentPrefix = "COMICS_"
+    /// Its options from `COMICS_PORT`, `COMICS_LIVE`… as well.
+    static let variables = ServeVariables(
+        prefix: "COMICS_",
+        adding: [
+            EnvironmentOption("live", .flag), EnvironmentOption("data-dir"),
+            EnvironmentOption("database"),
+        ])
+    static let configuration = variables.configuration
 
     @OptionGroup var server: ServeOptions
     @OptionGroup var sources: Sources

@@ -21,18 +21,16 @@ import Synchronization
 import WebHost
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Serve the app to browsers on 127.0.0.1 (one session per browser).",
-        discussion: EnvironmentArguments.help(options: environment, prefix: environmentPrefix))
-
-    /// Every option, as the environment may give it (`STANDUPS_PORT`…).
-    static let environment =
-        ServeOptions.environment + [
+    /// The variables that give its options: `STANDUPS_PORT`, and one for
+    /// each of its own.
+    static let variables = ServeVariables(
+        prefix: "STANDUPS_",
+        adding: [
             EnvironmentOption("no-speech", .flag), EnvironmentOption("max-recordings"),
             EnvironmentOption("public-url"), EnvironmentOption("data-dir"), EnvironmentOption("database"),
             EnvironmentOption("speed"),
-        ]
-    static let environmentPrefix = "STANDUPS_"
+        ])
+    static let configuration = variables.configuration
 
     @OptionGroup var server: ServeOptions
     @Flag(help: "Do not record meetings (no recogniser runs, pages offer no microphone).")

@@ -44,10 +44,7 @@ struct StandupsCommand: AsyncParsableCommand {
     /// Parses the command line, with `serve`'s options the environment
     /// gives (`STANDUPS_PORT=9000 standups serve`), and runs the command.
     static func main() async {
-        await main(
-            EnvironmentArguments.merged(
-                Array(CommandLine.arguments.dropFirst()), subcommand: "serve", options: Serve.environment,
-                prefix: Serve.environmentPrefix, environment: ProcessInfo.processInfo.environment))
+        await main(Serve.variables.arguments())
     }
 }
 

@@ -2,6 +2,7 @@
 // the sessions' limits and the host names the server answers for.
 
 import ArgumentParser
+import Foundation
 import WebHost
 
 /// The options of a web server: `@OptionGroup var server: ServeOptions`.
@@ -56,4 +57,38 @@ public struct ServeOptions: ParsableArguments {
 
     /// The host names the server answers for, beside its address.
     public var allowed: AllowedHosts { AllowedHosts(allowedHosts) }
+}
+
+/// The variables that give a `serve` command's options: ``ServeOptions``'
+/// and the app's own, named with the app's prefix (`STANDUPS_PORT`).
+public struct ServeVariables: Sendable {
+    /// The start of every variable's name.
+    public let prefix: String
+    /// Every option of the command that the environment may give.
+    public let options: [EnvironmentOption]
+
+    /// The variables of ``ServeOptions`` and of `more` options, named with
+    /// `prefix`.
+    public init(prefix: String, adding more: [EnvironmentOption]) {
+        self.prefix = prefix
+        self.options = ServeOptions.environment + more
+    }
+
+    /// The command's configuration: what it does, and its variables in its
+    /// help.
+    public var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "serve", abstract: "Serve the app to browsers on 127.0.0.1 (one session per browser).",
+            discussion: EnvironmentArguments.help(options: options, prefix: prefix))
+    }
+
+    /// The program's command line (without its name), with the options the
+    /// environment gives added when it runs `serve`.
+    public func arguments(
+        _ commandLine: [String] = Array(CommandLine.arguments.dropFirst()),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String] {
+        EnvironmentArguments.merged(
+            commandLine, subcommand: "serve", options: options, prefix: prefix, environment: environment)
+    }
 }
