@@ -330,6 +330,38 @@ public final class TerminalFrontEnd {
     }
 }
 
+extension TerminalFrontEnd {
+    /// Runs the app's root `type` from `initialState` with `env`, hosted by
+    /// an `ObservableTransducer` on the main actor, until its run ends: the
+    /// user quit (its state became terminal), or it failed. `start` is told
+    /// to the host first (such as sending `.start`); the other parameters
+    /// are ``run(_:isAnimating:isSettled:screen:)``'s, and `screen` also
+    /// gets the host, whose proxy its keys' intents send to. The host is
+    /// cancelled on the way out, whatever happens.
+    ///
+    /// - Throws: ``TerminalError`` when the terminal cannot show the app,
+    ///   or what ended the run otherwise (its cancellation is not an error).
+    public func run<T: EffectTransducer>(
+        _ type: T.Type, initialState: T.State, env: T.Env,
+        start: @MainActor (ObservableTransducer<T>) async -> Void = { _ in },
+        isAnimating: @escaping @MainActor (T.State) -> Bool = { _ in false },
+        isSettled: @escaping @MainActor (T.State) -> Bool = { _ in true },
+        screen: @escaping @MainActor (T.State, ObservableTransducer<T>, ScreenContext) -> Screen
+    ) async throws {
+        var failure: (any Error)?
+        let host = ObservableTransducer<T>(initialState: initialState, env: env) { ending in
+            if case .failure(let error) = ending { failure = error }
+        }
+        defer { host.cancel() }
+        await start(host)
+        try await run(host, isAnimating: isAnimating, isSettled: isSettled) { state, context in
+            screen(state, host, context)
+        }
+        host.cancel()
+        if let failure, !(failure is CancellationError), failure as? TransducerError != .cancelled { throw failure }
+    }
+}
+
 /// Where the front end's inputs come from: the terminal's input becoming
 /// readable (its keys are read then, on the main actor), `SIGWINCH`,
 /// `SIGCONT` and `SIGTSTP`. Dispatch sources on the main queue, so nothing

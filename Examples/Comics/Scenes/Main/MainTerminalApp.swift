@@ -28,20 +28,11 @@ public final class MainTerminalApp {
     /// - Throws: ``TerminalError`` when the terminal cannot show the app,
     ///   or what ended the run otherwise.
     public func run(env: Main.Env) async throws {
-        var ending: Result<Void, any Error>?
-        let host = ObservableTransducer<Main>(initialState: Main.State(), env: env) { ending = $0 }
-        await host.proxy.send(.start)
-        do {
-            try await frontEnd.run(host, isAnimating: { $0.comics?.state.phase.isLoading ?? false }) { state, context in
-                MainTerminalView.screen(state, host: host, context: context)
-            }
-        } catch {
-            host.cancel()
-            throw error
-        }
-        host.cancel()
-        if case .failure(let error) = ending, !(error is CancellationError), error as? TransducerError != .cancelled {
-            throw error
+        try await frontEnd.run(
+            Main.self, initialState: Main.State(), env: env, start: { await $0.proxy.send(.start) },
+            isAnimating: { $0.comics?.state.phase.isLoading ?? false }
+        ) { state, host, context in
+            MainTerminalView.screen(state, host: host, context: context)
         }
     }
 }

@@ -23,23 +23,14 @@ public final class StandupsTerminalApp {
     /// - Throws: ``TerminalError`` when the terminal cannot show the app,
     ///   or what ended the run otherwise.
     public func run(env: AppFeature.Env) async throws {
-        var ending: Result<Void, any Error>?
-        let host = ObservableTransducer<AppFeature>(initialState: AppFeature.State(), env: env) { ending = $0 }
-        await host.proxy.send(.start)
-        do {
-            // Keys typed ahead wait until the app has settled after the
-            // one before: each meets the screen it was typed for.
-            try await frontEnd.run(host, isSettled: \.isSettled) { state, context in
-                StandupsTerminalView.screen(
-                    state, host: host, context: context, speechUnavailable: env.detail.speech.unavailableReason)
-            }
-        } catch {
-            host.cancel()
-            throw error
-        }
-        host.cancel()
-        if case .failure(let error) = ending, !(error is CancellationError), error as? TransducerError != .cancelled {
-            throw error
+        let speech = env.detail.speech.unavailableReason
+        // Keys typed ahead wait until the app has settled after the one
+        // before: each meets the screen it was typed for.
+        try await frontEnd.run(
+            AppFeature.self, initialState: AppFeature.State(), env: env, start: { await $0.proxy.send(.start) },
+            isSettled: \.isSettled
+        ) { state, host, context in
+            StandupsTerminalView.screen(state, host: host, context: context, speechUnavailable: speech)
         }
     }
 }
