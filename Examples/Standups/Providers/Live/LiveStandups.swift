@@ -6,14 +6,20 @@ import Foundation
 import Models
 import StandupsProvider
 import StandupsStore
+import Synchronization
 
 extension StandupsProvider.Dependencies {
     /// Dependencies over the SQLite store in `directory`. The store's
     /// blocking calls run off the caller's thread.
     public static func live(_ store: StandupsStore) -> Self {
-        Self(
+        // The list the last load returned: the feed's first list is dropped
+        // when it is the same (see `changes(in:after:)`).
+        let loaded = Mutex<[Standup]?>(nil)
+        return Self(
             load: { () async throws(StoreFailure) -> [Standup] in
-                try await Self.blocking { () throws(StandupsStoreError) in try store.load() }
+                let standups = try await Self.blocking { () throws(StandupsStoreError) in try store.load() }
+                loaded.withLock { $0 = standups }
+                return standups
             },
             save: { (changes: [StandupChange]) async throws(StoreFailure) -> [EditConflict] in
                 try await Self.blocking { () throws(StandupsStoreError) in try store.save(changes) }
@@ -21,24 +27,27 @@ extension StandupsProvider.Dependencies {
             startOver: { (standups: [Standup]) async throws(StoreFailure) in
                 try await Self.blocking { () throws(StandupsStoreError) in _ = try store.startOver(with: standups) }
             },
-            updates: { Self.changes(in: store.updates()) })
+            updates: { Self.changes(in: store.updates(), after: { loaded.withLock { $0 } }) })
     }
 
     /// The lists after each change, from the store's feed, which starts
     /// with the list as it is when following starts. That first list is
-    /// dropped: the provider has read it (`load`), and a copy read before
-    /// this process's first write but delivered after it would undo the
-    /// write for a moment (a stand-up just added and opened vanished, and
-    /// its screen closed). A change another process commits between the
-    /// load and the start of the feed shows with the next change.
-    static func changes(in feed: AsyncStream<[Standup]>) -> AsyncStream<[Standup]> {
+    /// dropped when it is the one the last load returned (`loaded`): the
+    /// provider has it, and the same copy read before this process's first
+    /// write but delivered after it would undo the write for a moment (a
+    /// stand-up just added and opened vanished, and its screen closed). A
+    /// first list that differs — a change committed between the load and
+    /// the start of the feed — is told (decision 0050).
+    static func changes(
+        in feed: AsyncStream<[Standup]>, after loaded: @escaping @Sendable () -> [Standup]?
+    ) -> AsyncStream<[Standup]> {
         let (changes, continuation) = AsyncStream<[Standup]>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let task = Task {
             var isFirst = true
             for await standups in feed {
                 if isFirst {
                     isFirst = false
-                    continue
+                    if standups == loaded() { continue }
                 }
                 continuation.yield(standups)
             }

@@ -23,7 +23,7 @@ final class ScratchDirectory {
     var data: URL { url.appendingPathComponent("data") }
 }
 
-@Suite("The stand-ups store")
+@Suite("The stand-ups store", .timeLimit(.minutes(1)))
 struct StandupsStoreTests {
     let meeting = Meeting(id: UUID(number: 0x50), date: Date(timeIntervalSince1970: 1_800_000_000), transcript: "done")
 
@@ -182,7 +182,7 @@ struct StandupsStoreTests {
     }
 }
 
-@Suite("The provider over the SQLite store")
+@Suite("The provider over the SQLite store", .timeLimit(.minutes(1)))
 struct LiveProviderTests {
     @Test func aDamagedFileIsReportedToTheProviderAndStartingOverKeepsIt() async throws {
         let scratch = try ScratchDirectory()
@@ -212,8 +212,9 @@ struct LiveProviderTests {
         try store.save([.add(.mock)])
         let dependencies = StandupsProvider.Dependencies.live(store)
         #expect(try await dependencies.load() == [.mock])
+        // The feed tells changes: its first list, the one just loaded, is
+        // not told again.
         var updates = dependencies.updates().makeAsyncIterator()
-        #expect(await updates.next() == [.mock])
         _ = try await dependencies.save([.add(.productMock)])
         #expect(await updates.next() == [.mock, .productMock])
         #expect(try StandupsStore(directory: scratch.data).load() == [.mock, .productMock])
