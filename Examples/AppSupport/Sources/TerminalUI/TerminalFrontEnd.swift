@@ -354,10 +354,11 @@ extension TerminalFrontEnd {
         }
         defer { host.cancel() }
         await start(host)
+        // The front end returns once the run has ended (its completion has
+        // run): what ended it is known.
         try await run(host, isAnimating: isAnimating, isSettled: isSettled) { state, context in
             screen(state, host, context)
         }
-        host.cancel()
         if let failure, !(failure is CancellationError), failure as? TransducerError != .cancelled { throw failure }
     }
 }
