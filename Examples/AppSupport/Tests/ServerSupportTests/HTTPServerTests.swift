@@ -85,7 +85,13 @@ struct HTTPServerTests {
     @Test func aClientThatNeverFinishesItsHeadIsClosed() async throws {
         let server = try await startServer(limits: ConnectionLimits(idleTimeout: .milliseconds(300)))
         let answer = try await RawConnection.with(port: server.port) { connection in
-            try await connection.send("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            do {
+                try await connection.send("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            } catch ChannelError.ioOnClosedChannel {
+                // A loaded machine wrote after the server had already closed
+                // the silent connection: closed with no answer all the same.
+                return ""
+            }
             // The server closes the connection: no answer, then the end.
             return try await connection.readUntilClosed()
         }
