@@ -35,18 +35,10 @@ public final class PostgresFavourites: FavouritesStorage {
         """
     ]
 
-    private let database: PostgresAppDatabase
-    private let deadline: Duration
-    private let logger: Logger
-    private let feed: PostgresChangeFeed<[StoredFavourite]>
+    private let store: PostgresStore<[StoredFavourite], PersistenceError>
 
-    private init(database: PostgresAppDatabase, deadline: Duration, logger: Logger) {
-        self.database = database
-        self.deadline = deadline
-        self.logger = logger
-        feed = PostgresChangeFeed(database, channel: Self.channel, logger: logger) {
-            try await Self.fetchAll(database.client, logger: logger)
-        }
+    private init(store: PostgresStore<[StoredFavourite], PersistenceError>) {
+        self.store = store
     }
 
     /// The favourites of `database`, its schema brought up to date. Each
@@ -59,24 +51,20 @@ public final class PostgresFavourites: FavouritesStorage {
         _ database: PostgresAppDatabase, deadline: Duration = .seconds(5),
         logger: Logger = Logger(label: "oak.comics.favourites")
     ) async throws(PersistenceError) -> PostgresFavourites {
-        do {
-            try await database.migrate(migrations, as: "comics")
-        } catch {
-            throw failure(error, database.location)
-        }
-        return PostgresFavourites(database: database, deadline: deadline, logger: logger)
+        PostgresFavourites(
+            store: try await PostgresStore.open(
+                database, component: "comics", migrations: migrations, channel: channel, deadline: deadline,
+                logger: logger, failure: failure, snapshot: fetchAll))
     }
 
     /// All favourites, the newest first (ties: the highest number first).
     public func all() async throws(PersistenceError) -> [StoredFavourite] {
-        let logger = logger
-        return try await perform { client in try await Self.fetchAll(client, logger: logger) }
+        try await store.perform(Self.fetchAll)
     }
 
     /// Whether `number` is a favourite.
     public func contains(_ number: Int) async throws(PersistenceError) -> Bool {
-        let logger = logger
-        return try await perform { client in
+        try await store.perform { client, logger in
             try await client.query("SELECT EXISTS (SELECT 1 FROM favourite WHERE number = \(number))", logger: logger)
                 .decode(Bool.self).reduce(false) { $0 || $1 }
         }
@@ -86,7 +74,7 @@ public final class PostgresFavourites: FavouritesStorage {
     /// number, and announces the change, in one transaction.
     public func add(_ favourite: StoredFavourite) async throws(PersistenceError) {
         let favourite = favourite.keptToTheMillisecond
-        try await change(number: favourite.number) { connection, logger in
+        try await store.write(announcing: String(favourite.number)) { connection, logger in
             try await connection.query(
                 """
                 INSERT INTO favourite (number, title, added_at)
@@ -98,7 +86,7 @@ public final class PostgresFavourites: FavouritesStorage {
 
     /// Removes the favourite numbered `number`, if there is one.
     public func remove(_ number: Int) async throws(PersistenceError) {
-        try await change(number: number) { connection, logger in
+        try await store.write(announcing: String(number)) { connection, logger in
             try await connection.query("DELETE FROM favourite WHERE number = \(number)", logger: logger)
         }
     }
@@ -110,33 +98,10 @@ public final class PostgresFavourites: FavouritesStorage {
     public func changes<Value: Sendable>(
         _ transform: @escaping @Sendable ([StoredFavourite]) -> Value
     ) -> AsyncStream<Value> {
-        feed.follow(transform)
+        store.follow(transform)
     }
 
-    // MARK: - Statements
-
-    /// Runs `write` and announces the change, in one transaction.
-    private func change(
-        number: Int, _ write: @escaping @Sendable (PostgresConnection, Logger) async throws -> Void
-    ) async throws(PersistenceError) {
-        let logger = logger
-        try await perform { client in
-            try await client.withTransaction(logger: logger) { connection in
-                try await write(connection, logger)
-                try await connection.query("SELECT pg_notify(\(Self.channel), \(String(number)))", logger: logger)
-            }
-        }
-    }
-
-    private func perform<Value: Sendable>(
-        _ body: @escaping @Sendable (PostgresClient) async throws -> Value
-    ) async throws(PersistenceError) -> Value {
-        do {
-            return try await database.perform(within: deadline, body)
-        } catch {
-            throw Self.failure(error, database.location)
-        }
-    }
+    // MARK: - Rows
 
     static func fetchAll(_ client: PostgresClient, logger: Logger) async throws -> [StoredFavourite] {
         var favourites: [StoredFavourite] = []

@@ -311,6 +311,51 @@ struct PostgresAppDatabaseTests {
         }
     }
 
+    /// An app's store on the skeleton: migrated once, a write announced
+    /// in its transaction and seen by another process's follower, a
+    /// snapshot equal to the followers' returned as their copy, and the
+    /// database's errors told in the app's own type.
+    @Test func aStoreIsItsSQLOnly() async throws {
+        struct AppError: Error, Equatable { let text: String }
+        try await PostgresTestServer.withScratchDatabase { location in
+            func open(_ database: PostgresAppDatabase) async throws(AppError) -> PostgresStore<[Int], AppError> {
+                try await PostgresStore.open(
+                    database, component: "notes", migrations: ["CREATE TABLE note (n integer PRIMARY KEY)"],
+                    channel: "oak_test_store", logger: TestServer.logger,
+                    failure: { error, location in AppError(text: "\(location): \(error)") },
+                    snapshot: { client, logger in
+                        try await client.query("SELECT n FROM note ORDER BY n", logger: logger)
+                            .decode(Int.self).reduce(into: [Int]()) { $0.append($1) }
+                    })
+            }
+            let writing = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
+            let reading = try await PostgresAppDatabase.open(location, logger: TestServer.logger)
+            let writer = try await open(writing)
+            let reader = try await open(reading)  // the migration is not applied twice
+            var follower = reader.follow().makeAsyncIterator()
+            #expect(await follower.next() == [])
+            let written = try await writer.write(announcing: "1") { connection, logger in
+                try await connection.query("INSERT INTO note (n) VALUES (1), (2)", logger: logger)
+                return "done"
+            }
+            #expect(written == "done")
+            #expect(await follower.next() == [1, 2])
+            #expect(try await reader.snapshot() == [1, 2])
+            // A write that fails writes nothing and announces nothing.
+            await #expect {
+                try await writer.write { connection, logger in
+                    try await connection.query("INSERT INTO note (n) VALUES (3)", logger: logger)
+                    try await connection.query("INSERT INTO note (n) VALUES (1)", logger: logger)
+                }
+            } throws: { error in
+                (error as? AppError)?.text.contains("\(location)") == true
+            }
+            #expect(try await writer.snapshot() == [1, 2])
+            await writing.close()
+            await reading.close()
+        }
+    }
+
     static func one(_ client: PostgresClient) async throws -> Int {
         try await client.query("SELECT 1", logger: TestServer.logger).decode(Int.self).reduce(0, +)
     }

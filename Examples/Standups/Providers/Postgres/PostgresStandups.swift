@@ -72,18 +72,10 @@ public final class PostgresStandups: Sendable {
         """,
     ]
 
-    private let database: PostgresAppDatabase
-    private let deadline: Duration
-    private let logger: Logger
-    private let feed: PostgresChangeFeed<[Standup]>
+    private let store: PostgresStore<[Standup], StoreFailure>
 
-    private init(database: PostgresAppDatabase, deadline: Duration, logger: Logger) {
-        self.database = database
-        self.deadline = deadline
-        self.logger = logger
-        feed = PostgresChangeFeed(database, channel: Self.channel, logger: logger) {
-            try await Self.fetchAll(database.client, logger: logger)
-        }
+    private init(store: PostgresStore<[Standup], StoreFailure>) {
+        self.store = store
     }
 
     /// The stand-ups of `database`, its schema brought up to date. Each
@@ -95,12 +87,10 @@ public final class PostgresStandups: Sendable {
         _ database: PostgresAppDatabase, deadline: Duration = .seconds(5),
         logger: Logger = Logger(label: "oak.standups.store")
     ) async throws(StoreFailure) -> PostgresStandups {
-        do {
-            try await database.migrate(migrations, as: "standups")
-        } catch {
-            throw failure(error, database.location)
-        }
-        return PostgresStandups(database: database, deadline: deadline, logger: logger)
+        PostgresStandups(
+            store: try await PostgresStore.open(
+                database, component: "standups", migrations: migrations, channel: channel, deadline: deadline,
+                logger: logger, failure: failure, snapshot: fetchAll))
     }
 
     /// The stand-ups, in the order they were added, each with its
@@ -109,10 +99,7 @@ public final class PostgresStandups: Sendable {
     /// received is returned as that very list (a server's sessions share
     /// one copy).
     public func load() async throws(StoreFailure) -> [Standup] {
-        let logger = logger
-        let standups = try await perform { client in try await Self.fetchAll(client, logger: logger) }
-        guard let latest = feed.latest, latest == standups else { return standups }
-        return latest
+        try await store.snapshot()
     }
 
     /// Writes `changes` in order and announces them, in one transaction:
@@ -123,7 +110,7 @@ public final class PostgresStandups: Sendable {
     /// what the edits found changed elsewhere meanwhile.
     @discardableResult
     public func save(_ changes: [StandupChange]) async throws(StoreFailure) -> [EditConflict] {
-        try await write { connection, logger in
+        try await store.write { connection, logger in
             var conflicts: [EditConflict] = []
             for change in changes {
                 if let conflict = try await Self.apply(change, connection, logger) { conflicts.append(conflict) }
@@ -134,7 +121,7 @@ public final class PostgresStandups: Sendable {
 
     /// Replaces every stand-up with `standups`, in one transaction.
     public func startOver(with standups: [Standup]) async throws(StoreFailure) {
-        try await write { connection, logger in
+        try await store.write { connection, logger in
             try await connection.query("DELETE FROM standup", logger: logger)
             for standup in standups { try await Self.apply(.add(standup), connection, logger) }
         }
@@ -146,7 +133,7 @@ public final class PostgresStandups: Sendable {
     /// row. After a lost connection the list is read again once the server
     /// answers.
     public func updates() -> AsyncStream<[Standup]> {
-        feed.follow()
+        store.follow()
     }
 
     // MARK: - Statements
@@ -154,8 +141,7 @@ public final class PostgresStandups: Sendable {
     /// Keeps `kept` as its stand-up's meeting in progress (replacing the
     /// one kept for the stand-up).
     public func saveCheckpoint(_ kept: MeetingCheckpoints.Kept) async throws(StoreFailure) {
-        let logger = logger
-        _ = try await perform { client in
+        _ = try await store.perform { client, logger in
             try await client.query(
                 """
                 INSERT INTO meeting_checkpoint (standup_id, room_id, checkpoint)
@@ -167,8 +153,7 @@ public final class PostgresStandups: Sendable {
 
     /// Forgets the checkpoint of `standup`'s meeting if it is room `room`'s.
     public func removeCheckpoint(standup: Standup.ID, room: UUID) async throws(StoreFailure) {
-        let logger = logger
-        _ = try await perform { client in
+        _ = try await store.perform { client, logger in
             try await client.query(
                 "DELETE FROM meeting_checkpoint WHERE standup_id = \(standup) AND room_id = \(room)", logger: logger)
         }
@@ -176,8 +161,7 @@ public final class PostgresStandups: Sendable {
 
     /// Every checkpoint kept.
     public func checkpoints() async throws(StoreFailure) -> [MeetingCheckpoints.Kept] {
-        let logger = logger
-        return try await perform { client in
+        try await store.perform { client, logger in
             var kept: [MeetingCheckpoints.Kept] = []
             let rows = try await client.query(
                 "SELECT standup_id, room_id, checkpoint FROM meeting_checkpoint", logger: logger)
@@ -185,29 +169,6 @@ public final class PostgresStandups: Sendable {
                 kept.append(.init(standup: standup, room: room, checkpoint: Data(checkpoint.readableBytesView)))
             }
             return kept
-        }
-    }
-
-    private func write<Value: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Value
-    ) async throws(StoreFailure) -> Value {
-        let logger = logger
-        return try await perform { client in
-            try await client.withTransaction(logger: logger) { connection in
-                let value = try await body(connection, logger)
-                try await connection.query("SELECT pg_notify(\(Self.channel), '')", logger: logger)
-                return value
-            }
-        }
-    }
-
-    private func perform<Value: Sendable>(
-        _ body: @escaping @Sendable (PostgresClient) async throws -> Value
-    ) async throws(StoreFailure) -> Value {
-        do {
-            return try await database.perform(within: deadline, body)
-        } catch {
-            throw Self.failure(error, database.location)
         }
     }
 
