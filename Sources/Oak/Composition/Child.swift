@@ -433,20 +433,52 @@ final class StateObservation: Observable, Sendable {
     /// thread between a read and the tracking's installation.
     @usableFromInline static let changes = LockedState<UInt64>(0)
 
+    /// The trackings of ``StateTracker``s that read the state, each told
+    /// once, at the next change, and removed when its tracker renders again.
+    private let trackings = LockedState<[ObjectIdentifier: @Sendable () -> Void]>([:])
+
     /// Stands for the child's state in the registrar.
     var state: Void { () }
 
-    /// Tells the registrar the state was read.
+    /// Tells the registrar the state was read — or, while a
+    /// ``StateTracker`` renders, that tracker (and not the registrar, whose
+    /// trackings stay until the state changes, however often a host renders
+    /// meanwhile).
     @usableFromInline
     func accessed() {
-        registrar.access(self, keyPath: \.state)
+        if let recorder = StateAccessRecorder.current {
+            recorder.record(self)
+        } else {
+            registrar.access(self, keyPath: \.state)
+        }
     }
 
-    /// Tells the registrar's observers the state changes while `body` runs.
+    /// Tells the registrar's observers the state changes while `body` runs,
+    /// and the trackers' trackings once it has changed.
     @usableFromInline
     func changing(_ body: () -> Void) {
         Self.changes.withLock { $0 &+= 1 }
         registrar.withMutation(of: self, keyPath: \.state, body)
+        let told = trackings.withLock { trackings -> [@Sendable () -> Void] in
+            guard !trackings.isEmpty else { return [] }
+            defer { trackings.removeAll() }
+            return Array(trackings.values)
+        }
+        for tell in told { tell() }
+    }
+
+    /// Calls `tell` at the next change, unless ``stopTelling(_:)`` with
+    /// `key` comes first.
+    func tell(_ key: ObjectIdentifier, _ tell: @escaping @Sendable () -> Void) {
+        trackings.withLock { $0[key] = tell }
+    }
+
+    /// How many trackings wait for the next change (for tests).
+    var waitingTrackings: Int { trackings.withLock { $0.count } }
+
+    /// Forgets what ``tell(_:_:)`` with `key` asked.
+    func stopTelling(_ key: ObjectIdentifier) {
+        trackings.withLock { $0[key] = nil }
     }
 }
 
@@ -486,7 +518,8 @@ func stateChanging(_ observation: AnyObject?, _ body: () -> Void) {
 /// tracking was being set up, `onChange` is called as well (at worst once
 /// more than needed: a host renders again and finds nothing new). Hosts
 /// that render states of children and shared runs use it instead of
-/// `withObservationTracking`:
+/// `withObservationTracking` (and a ``StateTracker`` where they render
+/// again without a change, which would leave a tracking each time):
 ///
 /// ```swift
 /// let screen = withStateTracking {

@@ -233,6 +233,9 @@ public final class TerminalFrontEnd {
         // How far a screen taller than the terminal is scrolled; back to
         // the top when another screen is shown (its title changes).
         var scroll = 0
+        // One tracking at a time: a key or an animation's tick redraws
+        // without a change, and must not add a tracking each time.
+        let tracker = StateTracker()
         var settleTimer: Task<Void, Never>?
         defer { settleTimer?.cancel() }
 
@@ -243,7 +246,7 @@ public final class TerminalFrontEnd {
         /// without the host's.
         func redraw() {
             let (width, height) = terminal.size
-            var (animating, next, context) = withStateTracking {
+            var (animating, next, context) = tracker.track {
                 _ = host.isRunning
                 let state = host.state
                 let animating = isAnimating(state)

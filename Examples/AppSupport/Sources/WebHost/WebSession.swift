@@ -44,6 +44,10 @@ actor WebSession<App: WebApplication>: TransducerHost {
     private let app: App
     /// What this session's pages share with the other sessions' pages.
     private let renderings: WebRenderCache
+    /// What the pages' rendering and the settled check read of children
+    /// and shared runs, each tracked once at a time.
+    private let pageTracker = StateTracker()
+    private let settledTracker = StateTracker()
     /// Counts the states the run wrote: the id of each pushed page.
     private(set) var version = 0
     /// When the state last changed, in microseconds since 1970, if pushes
@@ -128,7 +132,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     @inline(never)
     func page() -> HTML {
         let state = storage.value
-        return tracked {
+        return tracked(by: pageTracker) {
             sendable(
                 WebPage.document(
                     title: app.title(of: state), content: app.content(of: state, session: context()),
@@ -161,7 +165,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// Whether the current state is settled (or the run has ended: nothing
     /// will settle any more). Tracked: a child's state it read changing
     /// tells the listeners.
-    var isSettled: Bool { hasEnded || tracked { app.isSettled(storage.value) } }
+    var isSettled: Bool { hasEnded || tracked(by: settledTracker) { app.isSettled(storage.value) } }
 
     /// The content of the current state for a page that is open
     /// (``content()``, without the session's token: the page's script posts
@@ -182,7 +186,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     @inline(never)
     func content() -> HTML {
         let state = storage.value
-        return tracked {
+        return tracked(by: pageTracker) {
             """
             <template data-page-title="\(app.title(of: state))" data-page-path="\(app.path(of: state))"></template>\
             \(app.content(of: state, session: context()))
@@ -194,14 +198,15 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// read (``Oak/Child/state``) changes — which leaves the root's state as
     /// it was — the open pages are told as for a change of the root.
     ///
-    /// Each rendering tracks anew; a tracking ends at the first change it
-    /// is told of, so a child that is not shown any more is forgotten at
-    /// its next change.
-    private func tracked<R>(_ body: () -> R) -> R {
+    /// Each rendering replaces the tracking of the one before by
+    /// `tracker` (a session renders at every change of its root's state,
+    /// and a child it shows may stay as it was for thousands of them); a
+    /// tracking also ends at the first change it is told of.
+    private func tracked<R>(by tracker: StateTracker, _ body: () -> R) -> R {
         // Not `withObservationTracking`: a shared run (a meeting's room)
         // publishes on its own isolation, and a publication between the
         // page's read and the tracking's installation must not be missed.
-        withStateTracking(body) { [weak self] in
+        tracker.track(body) { [weak self] in
             Task { await self?.readStateChanged() }
         }
     }
