@@ -61,7 +61,11 @@ let package = Package(
         // line.
         .target(
             name: "AppCommands",
-            dependencies: ["WebHost", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "Common", "WebHost", "PostgresSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "AppCommandsTests", dependencies: ["AppCommands"]),
         // HTML that escapes what it interpolates, the page shell, forms.
         .target(name: "WebUI", dependencies: ["Common", .product(name: "Oak", package: "Oak")]),

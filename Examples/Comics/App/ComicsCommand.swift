@@ -46,20 +46,13 @@ struct Sources: ParsableArguments {
                 + "names it.", valueName: "postgres://user[:password]@host[:port]/database"))
     var database: String?
 
-    /// The PostgreSQL database the favourites are kept in, if any.
-    func databaseLocation() throws -> PostgresLocation? {
-        do {
-            return try PostgresLocation.given(option: database)
-        } catch {
-            throw ValidationError("--database: \(error)")
-        }
+    /// Where the favourites are kept.
+    func place() throws -> StoragePlace {
+        try StoragePlace(dataDir: dataDir, database: database, app: "oak-comics", keeping: "favourites")
     }
 
     func validate() throws {
-        if dataDir != nil, database != nil {
-            throw ValidationError("Give --data-dir or --database, not both: favourites are kept in one place.")
-        }
-        _ = try databaseLocation()
+        _ = try place()
     }
 
     /// Runs `body` with the features' live ports; the offline catalog's
@@ -101,32 +94,26 @@ struct Sources: ParsableArguments {
     private func favourites(
         readOnly: Bool
     ) async throws -> (PostgresAppDatabase?, Result<any FavouritesStorage, PersistenceError>) {
-        if let location = try databaseLocation() {
+        switch try place() {
+        case .database(let location):
             let logger = Logger(label: "oak.comics.database")
-            let database: PostgresAppDatabase
-            do {
-                database = try await PostgresAppDatabase.open(location, logger: logger)
-            } catch {
-                throw CommandError("\(error)")
-            }
+            let database = try await StoragePlace.open(location, logger: logger)
             do throws(PersistenceError) {
                 return (database, .success(try await PostgresFavourites.open(database, logger: logger)))
             } catch {
                 await database.close()
                 throw CommandError(error.description)
             }
+        case .directory(let directory):
+            // A parent that cannot be made is the store's to report.
+            if dataDir == nil, !readOnly { try? StoragePlace.makeParent(of: directory, keeping: "favourites") }
+            return (
+                nil,
+                Result { () throws(PersistenceError) -> any FavouritesStorage in
+                    readOnly ? try FavouritesStore(readingFrom: directory) : try FavouritesStore(directory: directory)
+                }
+            )
         }
-        let directory = DataDirectory.resolve(named: "oak-comics", override: dataDir)
-        if dataDir == nil, !readOnly {  // a fresh machine may have no ~/.local/share yet
-            try? FileManager.default.createDirectory(
-                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-        }
-        return (
-            nil,
-            Result { () throws(PersistenceError) -> any FavouritesStorage in
-                readOnly ? try FavouritesStore(readingFrom: directory) : try FavouritesStore(directory: directory)
-            }
-        )
     }
 }
 
@@ -138,7 +125,7 @@ struct Browse: AsyncParsableCommand {
     @MainActor func run() async throws {
         // Nothing may write on the screen the app draws on; the text
         // commands report their errors themselves.
-        Logs.bootstrap(nil)
+        AppLogs.bootstrap(nil)
         try await sources.withEnv { env in
             if Terminal.isInteractive {
                 do {
@@ -169,7 +156,7 @@ struct Show: AsyncParsableCommand {
     }
 
     func run() async throws {
-        Logs.bootstrap(nil)
+        AppLogs.bootstrap(nil)
         let request: Comics.Request = Int(number).map { .number($0) } ?? .latest
         let result = try await sources.withEnv { await ComicsPlainView.load(request, env: $0.comics) }
         let text = json ? try ComicsPlainView.json(result) : ComicsPlainView.describe(result)
@@ -192,7 +179,7 @@ struct FavouritesCommand: AsyncParsableCommand {
     @OptionGroup var sources: Sources
 
     func run() async throws {
-        Logs.bootstrap(nil)
+        AppLogs.bootstrap(nil)
         do {
             try await change()
         } catch let error as FavouritesError {
@@ -238,28 +225,5 @@ struct Graph: AsyncParsableCommand {
         // Explored from the transducer by the Comics feature's tests, which
         // keep this copy up to date: the program links no test library.
         print(dot ? ComicsDiagram.dot : ComicsDiagram.mermaid, terminator: "")
-    }
-}
-
-/// A failure the program reports in its own words, and ends with 1.
-struct CommandError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}
-
-/// Where the program's logs go.
-enum Logs {
-    /// Logs at `level` and above to standard error; nowhere when `nil` (a
-    /// full-screen program: nothing may write on the screen it draws).
-    static func bootstrap(_ level: Logger.Level?) {
-        LoggingSystem.bootstrap { label in
-            guard let level else { return SwiftLogNoOpLogHandler(label) }
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
     }
 }

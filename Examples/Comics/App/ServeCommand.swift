@@ -22,7 +22,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var sources: Sources
 
     func run() async throws {
-        Logs.bootstrap(.info)
+        AppLogs.bootstrap(.info)
         ProcessLimits.allowMostOpenFiles()
         try await sources.withEnv(loadsImages: true) { env in
             let host = try await WebHost.start(

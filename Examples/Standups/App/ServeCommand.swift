@@ -53,11 +53,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
-            return handler
-        }
+        AppLogs.bootstrap(.info)
         ProcessLimits.allowMostOpenFiles()
         let storage = try await options.storage()
         // A meeting hears its viewers' browsers: whoever turns on their

@@ -73,60 +73,36 @@ struct StoreOptions: ParsableArguments {
         guard speed.isFinite, speed >= 1, speed <= 600 else {
             throw ValidationError("--speed takes a factor from 1 (real time) to 600; \(speed) is not one.")
         }
-        if dataDir != nil, database != nil {
-            throw ValidationError("Give --data-dir or --database, not both: the stand-ups are kept in one place.")
-        }
-        _ = try databaseLocation()
+        _ = try place()
     }
 
-    /// The PostgreSQL database the stand-ups are kept in, if any.
-    func databaseLocation() throws -> PostgresLocation? {
-        do {
-            return try PostgresLocation.given(option: database)
-        } catch {
-            throw ValidationError("--database: \(error)")
-        }
+    /// Where the stand-ups are kept.
+    func place() throws -> StoragePlace {
+        try StoragePlace(dataDir: dataDir, database: database, app: "oak-standups", keeping: "stand-ups")
     }
 
     /// The stand-ups' store: the database's, or the data directory's file.
     func storage() async throws -> Storage {
-        guard let location = try databaseLocation() else {
-            let store = try store()
+        switch try place() {
+        case .directory(let directory):
+            if dataDir == nil { try StoragePlace.makeParent(of: directory, keeping: "stand-ups") }
+            let store = StandupsStore(directory: directory)
             return Storage(standups: .live(store), checkpoints: .live(store), postgres: nil)
-        }
-        let logger = Logger(label: "oak.standups.database")
-        let database: PostgresAppDatabase
-        do {
-            database = try await PostgresAppDatabase.open(location, logger: logger)
-        } catch {
-            throw CommandError("\(error)")
-        }
-        do throws(StoreFailure) {
-            let store = try await PostgresStandups.open(database, logger: logger)
-            // Meetings in progress are kept in the database too; the
-            // process that holds a stand-up's claim resumes its meeting
-            // (see ServeCommand's failover).
-            return Storage(standups: .postgres(store), checkpoints: .postgres(store), postgres: (database, store))
-        } catch {
-            await database.close()
-            throw CommandError(error.detail)
-        }
-    }
-
-    /// The store in the data directory. The store creates the directory
-    /// itself, private to the user; a fresh machine may have no
-    /// ~/.local/share yet, so the default's parent is made here.
-    func store() throws -> StandupsStore {
-        let directory = DataDirectory.resolve(named: "oak-standups", override: dataDir)
-        if dataDir == nil {
-            let parent = directory.deletingLastPathComponent()
-            do {
-                try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        case .database(let location):
+            let logger = Logger(label: "oak.standups.database")
+            let database = try await StoragePlace.open(location, logger: logger)
+            do throws(StoreFailure) {
+                let store = try await PostgresStandups.open(database, logger: logger)
+                // Meetings in progress are kept in the database too; the
+                // process that holds a stand-up's claim resumes its meeting
+                // (see ServeCommand's failover).
+                return Storage(
+                    standups: .postgres(store), checkpoints: .postgres(store), postgres: (database, store))
             } catch {
-                throw CommandError("Cannot create \(parent.path) for the stand-ups: \(error.localizedDescription)")
+                await database.close()
+                throw CommandError(error.detail)
             }
         }
-        return StandupsStore(directory: directory)
     }
 
     /// The meetings' clock.
@@ -175,7 +151,7 @@ struct Meet: AsyncParsableCommand {
 
     @MainActor func run() async throws {
         // Nothing may write on the screen the app draws on.
-        LoggingSystem.bootstrap { SwiftLogNoOpLogHandler($0) }
+        AppLogs.bootstrap(nil)
         guard Terminal.isInteractive else {
             throw CommandError("standups is a full-screen program: run it in a terminal (or use `standups serve`).")
         }
@@ -230,14 +206,5 @@ struct Meet: AsyncParsableCommand {
                 "The store did not take these changes before the app ended; they are not saved:\n"
                     + unsaved.map { "  - \($0.summary)" }.joined(separator: "\n"))
         }
-    }
-}
-
-/// A failure the program reports in its own words, and ends with 1.
-struct CommandError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

@@ -1,0 +1,115 @@
+// What every app's command does the same way around its features: where
+// its data is kept (`--data-dir` or `--database`, validated alike), where
+// its logs go, and how a failure it reports in its own words ends it.
+
+import ArgumentParser
+import Common
+import Foundation
+import Logging
+import PostgresSupport
+
+/// A failure a command reports in its own words: printed as it is (no
+/// "Error:" prefix, no type name), and the program ends with 1.
+///
+/// ```swift
+/// throw CommandError("The database cannot be reached: …. Check that PostgreSQL runs there.")
+/// ```
+public struct CommandError: Error, CustomStringConvertible, Sendable {
+    /// What the program prints: what went wrong and what to do.
+    public let description: String
+
+    /// A failure told as `description`.
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Where an app keeps its data, as its options give it: a directory of its
+/// own (`--data-dir`, or the platform's data directory), or a PostgreSQL
+/// database that several processes share (`--database`, else
+/// `DATABASE_URL`).
+///
+/// ```swift
+/// func validate() throws {
+///     _ = try StoragePlace(dataDir: dataDir, database: database, app: "oak-comics", keeping: "favourites")
+/// }
+/// ```
+public enum StoragePlace: Sendable, Equatable {
+    /// A directory the app owns.
+    case directory(URL)
+    /// A PostgreSQL database.
+    case database(PostgresLocation)
+
+    /// The place `dataDir` and `database` (the options' values) name, or
+    /// the default directory `app` (such as `oak-comics`) in the platform's
+    /// data directory; `environment` gives `DATABASE_URL` and the data
+    /// directory's variables.
+    ///
+    /// - Parameter what: What is kept, for the messages ("favourites").
+    /// - Throws: `ValidationError` saying what to change: both options
+    ///   given, or a database URL that is not one.
+    public init(
+        dataDir: String?, database: String?, app: String, keeping what: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ValidationError) {
+        if dataDir != nil, database != nil {
+            throw ValidationError("Give --data-dir or --database, not both: the \(what) are kept in one place.")
+        }
+        let location: PostgresLocation?
+        do {
+            location = try PostgresLocation.given(option: database, environment: environment)
+        } catch {
+            throw ValidationError("--database: \(error)")
+        }
+        // `--data-dir` wins over DATABASE_URL from the environment.
+        if let location, dataDir == nil {
+            self = .database(location)
+        } else {
+            self = .directory(DataDirectory.resolve(named: app, override: dataDir, environment: environment))
+        }
+    }
+
+    /// Makes the parent of `directory`, the app's default data directory:
+    /// a fresh machine may have no `~/.local/share` yet (the store makes
+    /// the directory itself, private to the user).
+    ///
+    /// - Throws: ``CommandError`` saying where and why it could not.
+    public static func makeParent(of directory: URL, keeping what: String) throws(CommandError) {
+        let parent = directory.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw CommandError("Cannot create \(parent.path) for the \(what): \(error.localizedDescription)")
+        }
+    }
+
+    /// Opens the database, or ends the command with the server's reason.
+    ///
+    /// - Throws: ``CommandError`` saying why it cannot be reached.
+    public static func open(
+        _ location: PostgresLocation, logger: Logger
+    ) async throws(CommandError)
+        -> PostgresAppDatabase
+    {
+        do {
+            return try await PostgresAppDatabase.open(location, logger: logger)
+        } catch {
+            throw CommandError("\(error)")
+        }
+    }
+}
+
+/// Where a program's logs go.
+public enum AppLogs {
+    /// Logs at `level` and above to standard error; nowhere when `nil` (a
+    /// full-screen program: nothing may write on the screen it draws).
+    /// Once per process, before the first logger is made.
+    public static func bootstrap(_ level: Logger.Level?) {
+        LoggingSystem.bootstrap { label in
+            guard let level else { return SwiftLogNoOpLogHandler(label) }
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}

@@ -1,0 +1,71 @@
+// Where an app keeps its data, from its options and the environment: the
+// command line first (`--data-dir` wins over DATABASE_URL), a message that
+// says what to change for options that cannot go together, and a default
+// directory whose parent is made on a fresh machine.
+
+import AppCommands
+import ArgumentParser
+import Foundation
+import PostgresSupport
+import Testing
+
+@Suite("Where an app keeps its data")
+struct StoragePlaceTests {
+    static let environment = ["XDG_DATA_HOME": "/data", "HOME": "/home/ann"]
+
+    static func place(
+        _ dataDir: String?, _ database: String?, _ environment: [String: String] = Self.environment
+    ) throws -> StoragePlace {
+        try StoragePlace(
+            dataDir: dataDir, database: database, app: "oak-test", keeping: "notes", environment: environment)
+    }
+
+    @Test func theDefaultIsTheAppsDirectoryInThePlatformsDataDirectory() throws {
+        #if !canImport(Darwin)
+        #expect(try Self.place(nil, nil) == .directory(URL(fileURLWithPath: "/data/oak-test", isDirectory: true)))
+        #endif
+        #expect(try Self.place("/tmp/mine", nil) == .directory(URL(fileURLWithPath: "/tmp/mine", isDirectory: true)))
+    }
+
+    @Test func aDatabaseComesFromTheOptionElseFromTheEnvironment() throws {
+        let given = try PostgresLocation("postgres://app@db/notes")
+        #expect(try Self.place(nil, "postgres://app@db/notes") == .database(given))
+        var environment = Self.environment
+        environment["DATABASE_URL"] = "postgres://app@db/notes"
+        #expect(try Self.place(nil, nil, environment) == .database(given))
+        // The command line wins over the environment.
+        #expect(
+            try Self.place("/tmp/mine", nil, environment)
+                == .directory(URL(fileURLWithPath: "/tmp/mine", isDirectory: true)))
+    }
+
+    @Test func optionsThatCannotGoTogetherSayWhatToChange() {
+        #expect {
+            try Self.place("/tmp/mine", "postgres://app@db/notes")
+        } throws: { error in
+            (error as? ValidationError)?.message
+                == "Give --data-dir or --database, not both: the notes are kept in one place."
+        }
+        #expect {
+            try Self.place(nil, "mysql://app@db/notes")
+        } throws: { error in
+            (error as? ValidationError)?.message.hasPrefix("--database: ") == true
+        }
+    }
+
+    @Test func theDefaultsParentIsMadeOrTheReasonGiven() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("oak-place-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("share/oak-test", isDirectory: true)
+        try StoragePlace.makeParent(of: directory, keeping: "notes")
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("share").path))
+        // A parent where a file is: the reason, with the place.
+        let file = root.appendingPathComponent("file")
+        try Data().write(to: file)
+        #expect {
+            try StoragePlace.makeParent(of: file.appendingPathComponent("sub/oak-test"), keeping: "notes")
+        } throws: { error in
+            "\(error)".hasPrefix("Cannot create \(file.path)/sub for the notes: ")
+        }
+    }
+}
