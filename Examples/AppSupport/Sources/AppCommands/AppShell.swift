@@ -59,7 +59,7 @@ public enum StoragePlace: Sendable, Equatable {
         do {
             location = try PostgresLocation.given(option: database, environment: environment)
         } catch {
-            throw ValidationError("--database: \(error)")
+            throw ValidationError("\(database == nil ? "DATABASE_URL" : "--database"): \(error)")
         }
         // `--data-dir` wins over DATABASE_URL from the environment.
         if let location, dataDir == nil {

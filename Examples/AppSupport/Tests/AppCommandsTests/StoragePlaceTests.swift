@@ -51,6 +51,12 @@ struct StoragePlaceTests {
         } throws: { error in
             (error as? ValidationError)?.message.hasPrefix("--database: ") == true
         }
+        // From the environment, the variable is named.
+        #expect {
+            try Self.place(nil, nil, ["DATABASE_URL": "mysql://app@db/notes"])
+        } throws: { error in
+            (error as? ValidationError)?.message.hasPrefix("DATABASE_URL: mysql://app@db/notes is not") == true
+        }
     }
 
     @Test func theDefaultsParentIsMadeOrTheReasonGiven() throws {
