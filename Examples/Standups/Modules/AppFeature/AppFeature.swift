@@ -401,7 +401,13 @@ public enum AppFeature: EffectTransducer {
                             // A meeting of this stand-up that a process left
                             // (it stopped or died) goes on, rather than a
                             // new one starting.
-                            _ = try? await env.meetings.resume(only: standup.id)
+                            // (Asked only when none runs here: a viewer
+                            // who joins a running meeting reads no
+                            // checkpoint, and its operation's task does
+                            // not keep the deeper stack of `resume`.)
+                            if env.meetings.room(of: standup.id) == nil {
+                                _ = try? await env.meetings.resume(only: standup.id)
+                            }
                             await follow(env.meetings.join(standup, isRecording: isRecording), input)
                         }))
             case .openMeeting(let meetingID):
@@ -551,7 +557,7 @@ public enum AppFeature: EffectTransducer {
                 Effect(
                     id: Self.roomID,
                     operation: { env, input in
-                        _ = try? await env.meetings.resume(only: id)
+                        if env.meetings.room(of: id) == nil { _ = try? await env.meetings.resume(only: id) }
                         guard let joined = env.meetings.joinRunning(id) else {
                             try? await input.checkedSend(.meetingNotHere)
                             return
