@@ -78,34 +78,13 @@ extension BaseTransducer {
             try channel.attach(inspection: inspection, run: run)
             let context = EffectContext<Self, E.Env>(
                 env: env, input: proxy.input, channel: channel, inspection: inspection)
-            let (result, unprocessed) = await _loop(
+            let (ended, unprocessed) = await _loop(
                 carrier: carrier, channel: channel, context: context, output: output, effectType: effectType,
                 isolation: isolation)
-            let ending: Result<Output, any Error>
-            switch result {
-            case .success(let lastOutput?):
-                ending = .success(lastOutput)
-            case .success(nil), .failure(_ as InputFinished):
-                // No final output: a terminal initial state without an
-                // initial output, or `proxy.finish()` with every buffered
-                // event processed in a state that is not terminal. Only a
-                // run whose updates deliver no output has one to return.
-                if !E.deliversOutput, let none = () as? Output {
-                    ending = .success(none)
-                } else {
-                    ending = .failure(TransducerError.noOutputProduced)
-                }
-            case .failure(let error):
-                ending = .failure(error)
-            }
-            switch ending {
-            case .success(let output):
-                await finish(channel, taken: unprocessed, error: nil, inspection: inspection)
-                return output
-            case .failure(let error):
-                await finish(channel, taken: unprocessed, error: error, inspection: inspection)
-                throw error
-            }
+            await finish(
+                channel, taken: unprocessed, error: ended.error(deliversOutput: E.deliversOutput),
+                inspection: inspection)
+            return try ended.output(deliversOutput: E.deliversOutput)
         } onCancel: {
             channel.taskCancelled(run: run)
         }
@@ -114,8 +93,10 @@ extension BaseTransducer {
     /// The loop proper: processes events until a terminal state or an error.
     /// Returns the last output (or the error) and the events it had taken
     /// but not processed. Its state lives in its own locals so that the hot
-    /// path keeps them in registers.
-    @inlinable
+    /// path keeps them in registers. Never inlined into `_run`'s closure:
+    /// the closure's frame would take the loop's room as well as its own
+    /// (the task keeps both for as long as the run lives).
+    @inlinable @inline(never)
     static func _loop<Carrier: StateCarrier, Out: Subject, E: RunnableEffect>(
         carrier: Carrier,
         channel: _EventChannel<Event>,
@@ -123,7 +104,7 @@ extension BaseTransducer {
         output: Out,
         effectType: E.Type,
         isolation: isolated (any Actor)?
-    ) async -> (Result<Output?, any Error>, Deque<_EventChannel<Event>.Element>)
+    ) async -> (_RunEnding<Output>, Deque<_EventChannel<Event>.Element>)
     where Carrier.State == State, Out.Value == Output, E.T == Self {
         var carrier = carrier
         var context = context
@@ -210,21 +191,21 @@ extension BaseTransducer {
                 pendingAck = nil
             }
         } catch let finished as InputFinished {
-            return (.failure(finished), batch)
+            return (_RunEnding(error: finished), batch)
         } catch let cut as ChainCut {
             // A stop observed at a suspension of the chain: the rest of the
             // chain is not processed. The event that began it was (its
             // update ran, its output was delivered): its sender is released
             // as processed (rule 4.4). The run ends with the stop's error.
             pendingAck?.resume()
-            return (.failure(channel.firstEnding(failingWith: cut)), batch)
+            return (_RunEnding(error: channel.firstEnding(failingWith: cut)), batch)
         } catch {
             pendingAck?.resume(throwing: TransducerError.terminated)
             // An output delivery or an effect that throws ends the run, unless
             // another ending came first (rule 3.3).
-            return (.failure(channel.firstEnding(failingWith: error)), batch)
+            return (_RunEnding(error: channel.firstEnding(failingWith: error)), batch)
         }
-        return (.success(lastOutput), batch)
+        return (_RunEnding(lastOutput: lastOutput), batch)
     }
 
     /// Whether the loop calls the step out of line
@@ -486,6 +467,58 @@ extension BaseTransducer {
                     "transducer": "\(Self.self)", "events": "\(unprocessed.count)",
                     "reason": "\(error.map { "\($0)" } ?? "terminal state")",
                 ])
+        }
+    }
+}
+
+/// How a run ended, as its loop returns it: its last output, or the error.
+/// A box, so that the frame of the run's closure, which the run's task
+/// keeps for as long as it lives, holds a reference and not copies of the
+/// output; what is read from it is read out of line, on the thread's stack.
+@usableFromInline
+final class _RunEnding<Output> {
+    @usableFromInline let result: Result<Output?, any Error>
+
+    /// Ended with `lastOutput` (`nil`: none was delivered). Out of line,
+    /// as what follows: the result is made on the thread's stack.
+    @inlinable @inline(never)
+    init(lastOutput: Output?) {
+        result = .success(lastOutput)
+    }
+
+    /// Ended with `error`.
+    @inlinable @inline(never)
+    init(error: any Error) {
+        result = .failure(error)
+    }
+
+    /// The run's error, if it ends with one.
+    @inlinable @inline(never)
+    func error(deliversOutput: Bool) -> (any Error)? {
+        if case .failure(let error) = ending(deliversOutput: deliversOutput) { return error }
+        return nil
+    }
+
+    /// The run's final output, or its error.
+    @inlinable @inline(never)
+    func output(deliversOutput: Bool) throws -> Output {
+        try ending(deliversOutput: deliversOutput).get()
+    }
+
+    @inlinable
+    func ending(deliversOutput: Bool) -> Result<Output, any Error> {
+        switch result {
+        case .success(let lastOutput?):
+            return .success(lastOutput)
+        case .success(nil), .failure(_ as InputFinished):
+            // No final output: a terminal initial state without an
+            // initial output, or `proxy.finish()` with every buffered
+            // event processed in a state that is not terminal. Only a
+            // run whose updates deliver no output has one to return.
+            if !deliversOutput, let none = () as? Output { return .success(none) }
+            return .failure(TransducerError.noOutputProduced)
+        case .failure(let error):
+            return .failure(error)
         }
     }
 }

@@ -86,7 +86,7 @@ public enum StandupDetail: EffectTransducer {
     public enum Event: Equatable, Sendable {
         /// The provider's version of the stand-up (nil: it was deleted;
         /// the parent closes the screen unless its form is open).
-        case standupChanged(Standup?)
+        indirect case standupChanged(Standup?)
         /// Select the past meeting at a position.
         case select(Int)
         /// Open the selected past meeting.
