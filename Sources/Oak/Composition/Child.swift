@@ -446,11 +446,8 @@ final class StateObservation: Observable, Sendable {
     /// meanwhile).
     @usableFromInline
     func accessed() {
-        if let recorder = StateAccessRecorder.current {
-            recorder.record(self)
-        } else {
-            registrar.access(self, keyPath: \.state)
-        }
+        if let recorder = StateAccessRecorder.current, recorder.record(self) { return }
+        registrar.access(self, keyPath: \.state)
     }
 
     /// Tells the registrar's observers the state changes while `body` runs,

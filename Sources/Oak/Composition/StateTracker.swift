@@ -63,7 +63,7 @@ public final class StateTracker: Sendable {
         let result = StateAccessRecorder.$current.withValue(recorder) {
             withObservationTracking(apply) { tracking.tell() }
         }
-        tracking.install(on: recorder.observations)
+        tracking.install(on: recorder.close())
         current.withLock { current in
             defer { current = tracking }
             return current
@@ -140,21 +140,43 @@ final class StateTracking: Sendable {
     }
 }
 
-/// The observations a ``StateTracker``'s rendering reads, on the thread
-/// that renders.
+/// The observations a ``StateTracker``'s rendering reads.
 ///
-/// Safety (`@unchecked Sendable`): a recorder is made by one `track`, set
-/// as the task-local value for its synchronous `apply` only, and read and
-/// written on that thread alone.
+/// The recorder is the task-local value for the rendering's synchronous
+/// `apply`, so a task that the rendering starts inherits it: what such a
+/// task reads while the rendering runs is recorded too (one tracking more
+/// than needed at worst), and what it reads after the rendering is over is
+/// not recorded (``record(_:)`` says so, and the read is told to the
+/// registrar as anywhere else).
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-final class StateAccessRecorder: @unchecked Sendable {
-    /// The recorder of the rendering that runs on this thread, if any.
+final class StateAccessRecorder: Sendable {
+    /// The recorder of the rendering this task runs in, if any.
     @TaskLocal static var current: StateAccessRecorder?
 
-    private(set) var observations: [StateObservation] = []
+    private struct Recording {
+        var isOpen = true
+        var observations: [StateObservation] = []
+    }
 
-    func record(_ observation: StateObservation) {
-        guard !observations.contains(where: { $0 === observation }) else { return }
-        observations.append(observation)
+    private let recording = LockedState(Recording())
+
+    /// Records that `observation` was read; `false` once the rendering is
+    /// over.
+    func record(_ observation: StateObservation) -> Bool {
+        recording.withLock { recording in
+            guard recording.isOpen else { return false }
+            if !recording.observations.contains(where: { $0 === observation }) {
+                recording.observations.append(observation)
+            }
+            return true
+        }
+    }
+
+    /// Ends the recording; returns what was read.
+    func close() -> [StateObservation] {
+        recording.withLock { recording in
+            recording.isOpen = false
+            return recording.observations
+        }
     }
 }

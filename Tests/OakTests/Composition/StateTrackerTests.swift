@@ -114,6 +114,32 @@ struct StateTrackerTests {
         #expect(told.withLock { $0 } == 1)
     }
 
+    /// A task the rendering started inherits its recorder: what it reads
+    /// once the rendering is over is not recorded (told to the registrar
+    /// instead), whatever thread it runs on.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func aReadAfterTheRenderingIsNotRecorded() async throws {
+        let shared = SharedRun<SharedTally>(initialState: .init())
+        let observation = try #require(Self.observation(shared))
+        let recorder = StateAccessRecorder()
+        #expect(recorder.record(observation))
+        #expect(recorder.close().count == 1)
+        #expect(!recorder.record(observation))
+        // Through a tracker: a task started in the rendering reads later.
+        let tracker = StateTracker()
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let reader = tracker.track {
+            Task {
+                for await _ in gate { break }
+                return shared.state.count
+            }
+        } onChange: {
+        }
+        open.yield()
+        #expect(await reader.value == 0)
+        #expect(observation.waitingTrackings == 0)
+    }
+
     /// Renderings on one thread, publications on others: no tracking is
     /// told twice, none is left waiting once the tracker is done, and the
     /// last rendering is told of a change after it.
