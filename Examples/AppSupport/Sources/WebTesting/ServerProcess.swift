@@ -17,54 +17,18 @@ private func send(_ signal: Int32, to pid: Int32) {
     _ = kill(pid, signal)
 }
 
-/// The last 16 kB a process wrote to its standard error.
-private final class ErrorTail: Sendable {
-    private let data = Mutex(Data())
-
-    func append(_ chunk: Data) {
-        data.withLock { $0 = ($0 + chunk).suffix(16_384) }
-    }
-
-    var text: String { String(decoding: data.withLock { $0 }, as: UTF8.self) }
-}
-
 /// A server process, started and ready.
 public final class ServerProcess: @unchecked Sendable {
     // Safety: `process` is set up before it starts and only signalled and
     // waited for afterwards.
     private let process: Process
-    /// The last 16 kB the server wrote to its standard error.
-    private let said: ErrorTail
     /// The address the server printed, without a trailing slash
     /// (`http://127.0.0.1:PORT`).
     public let baseURL: String
 
-    private init(process: Process, said: ErrorTail, baseURL: String) {
+    private init(process: Process, baseURL: String) {
         self.process = process
-        self.said = said
         self.baseURL = baseURL
-    }
-
-    /// What the server last wrote to its standard error (its last 16 kB):
-    /// why it ended, when it ended on its own.
-    public var lastErrorOutput: String {
-        said.text
-    }
-
-    /// Whether the process still runs.
-    public var isRunning: Bool { process.isRunning }
-
-    /// Whether the test stopped, signalled or killed it.
-    private let wasStopped = Mutex(false)
-
-    /// What a test reports when the server ended though the test did not
-    /// stop it (it crashed, or exited on its own): its status and its last
-    /// error output; `nil` while it runs, or once the test stopped it.
-    public var unexpectedEnd: String? {
-        guard !process.isRunning, !wasStopped.withLock({ $0 }) else { return nil }
-        return "the server at \(baseURL) ended by itself (status \(process.terminationStatus), "
-            + "\(process.terminationReason == .uncaughtSignal ? "a signal" : "an exit")); its last error output:\n"
-            + lastErrorOutput
     }
 
     /// Starts `executable` with `arguments` (and `environment` added to
@@ -87,8 +51,11 @@ public final class ServerProcess: @unchecked Sendable {
         process.standardError = errors
         // Standard error is read as it comes (a server that logs must never
         // block on a full pipe); its last 16 kB say why it did not start.
-        let said = ErrorTail()
-        errors.fileHandleForReading.readabilityHandler = { handle in said.append(handle.availableData) }
+        let said = Mutex(Data())
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            said.withLock { $0 = ($0 + chunk).suffix(16_384) }
+        }
         try process.run()
         let address = await firstAddress(of: process, in: output.fileHandleForReading, within: timeout)
         guard let address else {
@@ -96,12 +63,12 @@ public final class ServerProcess: @unchecked Sendable {
             process.waitUntilExit()
             errors.fileHandleForReading.readabilityHandler = nil
             throw ServerProcessError.notReady(
-                executable.lastPathComponent, said.text)
+                executable.lastPathComponent, String(decoding: said.withLock { $0 }, as: UTF8.self))
         }
-        // The rest of its standard output is not kept, only read; its
-        // error output's last 16 kB are kept (``unexpectedEnd``).
+        // The rest of its output is not kept, only read.
         output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
-        return ServerProcess(process: process, said: said, baseURL: address)
+        errors.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        return ServerProcess(process: process, baseURL: address)
     }
 
     /// The process's identifier.
@@ -112,7 +79,6 @@ public final class ServerProcess: @unchecked Sendable {
     @discardableResult
     public func stop() async -> Int32 {
         guard process.isRunning else { return process.terminationStatus }
-        wasStopped.withLock { $0 = true }
         send(SIGINT, to: process.processIdentifier)
         return await waitUntilExit()
     }
@@ -122,7 +88,6 @@ public final class ServerProcess: @unchecked Sendable {
     /// or `nil` when it had not ended within `timeout` (it is killed then).
     public func signal(_ signal: Int32, within timeout: Duration) async -> Int32? {
         guard process.isRunning else { return process.terminationStatus }
-        wasStopped.withLock { $0 = true }
         send(signal, to: process.processIdentifier)
         let pid = process.processIdentifier
         let killer = Task {
@@ -139,16 +104,8 @@ public final class ServerProcess: @unchecked Sendable {
     /// waits until it has ended.
     public func kill() async {
         guard process.isRunning else { return }
-        wasStopped.withLock { $0 = true }
         send(SIGKILL, to: process.processIdentifier)
         _ = await waitUntilExit()
-    }
-
-    /// Waits until the server ends by itself (nothing is sent to it);
-    /// returns its exit status.
-    @discardableResult
-    public func waitUntilEnded() async -> Int32 {
-        await waitUntilExit()
     }
 
     private func waitUntilExit() async -> Int32 {

@@ -149,8 +149,6 @@ struct TwoServersTests {
                 }
                 try await body(servers[0], servers[1], location)
             } catch {
-                // A server that ended by itself says why (its error output).
-                for server in servers { if let end = server.unexpectedEnd { Issue.record(Comment(rawValue: end)) } }
                 for server in servers { _ = await server.signal(SIGINT, within: .seconds(15)) }
                 throw error
             }
