@@ -63,10 +63,14 @@ let package = Package(
             name: "AppCommands",
             dependencies: [
                 "Common", "WebHost", "PostgresSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "AppCommandsTests", dependencies: ["AppCommands"]),
+        .testTarget(
+            name: "AppCommandsTests",
+            dependencies: ["AppCommands", "WebHost", "WebUI", "WebTesting", .product(name: "Oak", package: "Oak")]),
         // HTML that escapes what it interpolates, the page shell, forms.
         .target(name: "WebUI", dependencies: ["Common", .product(name: "Oak", package: "Oak")]),
         // A thin async HTTP client (URLSession).

@@ -22,13 +22,13 @@ import TerminalUI
 struct ComicsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comics", abstract: "Read comics in your terminal; offline by default.",
-        subcommands: [Browse.self, Show.self, FavouritesCommand.self, Graph.self, Serve.self],
+        subcommands: [Browse.self, Show.self, FavouritesCommand.self, Graph.self, ServeCommand<ComicsServed>.self],
         defaultSubcommand: Browse.self)
 
     /// Parses the command line, with `serve`'s options the environment
     /// gives (`COMICS_PORT=9000 comics serve`), and runs the command.
     static func main() async {
-        await main(Serve.variables.arguments())
+        await main(ServeCommand<ComicsServed>.variables.arguments())
     }
 }
 
@@ -62,29 +62,26 @@ struct Sources: ParsableArguments {
         loadsImages: Bool = MainTerminalApp.showsImages, readOnly: Bool = false,
         isolation: isolated (any Actor)? = #isolation, _ body: (Main.Env) async throws -> R
     ) async throws -> R {
-        let server = live ? nil : try await FixtureServer.start()
-        let base = URL(string: server?.baseURL ?? "https://xkcd.com") ?? URL(fileURLWithPath: "/")
-        let postgres: PostgresAppDatabase?
-        let store: Result<any FavouritesStorage, PersistenceError>
-        do {
-            (postgres, store) = try await favourites(readOnly: readOnly)
-        } catch {
-            await server?.stop()
-            throw error
+        try await AppServices.with(logger: Logger(label: "oak.comics")) { services in
+            try await body(try await env(loadsImages: loadsImages, readOnly: readOnly, services: &services))
         }
+    }
+
+    /// The features' live ports; what they use (the offline catalog's
+    /// server, the database) is added to `services`, which close it.
+    func env(
+        loadsImages: Bool = MainTerminalApp.showsImages, readOnly: Bool = false, services: inout AppServices
+    ) async throws -> Main.Env {
+        var base = URL(string: "https://xkcd.com") ?? URL(fileURLWithPath: "/")
+        if !live {
+            let server = try await FixtureServer.start()
+            services.closing("the offline catalog") { await server.stop() }
+            base = URL(string: server.baseURL) ?? base
+        }
+        let store = try await favourites(readOnly: readOnly, services: &services)
         let comics = ComicsEnv.live(
             source: ComicsSource(base: base), favourites: store, loadsImages: loadsImages, cache: ComicsCache())
-        let env = Main.Env(comics: comics, favourites: .live(store))
-        do {
-            let result = try await body(env)
-            await postgres?.close()
-            await server?.stop()
-            return result
-        } catch {
-            await postgres?.close()
-            await server?.stop()
-            throw error
-        }
+        return Main.Env(comics: comics, favourites: .live(store))
     }
 
     /// The favourites' store: the database's, or the data directory's file.
@@ -92,27 +89,24 @@ struct Sources: ParsableArguments {
     /// says what to check); a file that cannot be opened is reported by
     /// the features, which go on without favourites.
     private func favourites(
-        readOnly: Bool
-    ) async throws -> (PostgresAppDatabase?, Result<any FavouritesStorage, PersistenceError>) {
+        readOnly: Bool, services: inout AppServices
+    ) async throws -> Result<any FavouritesStorage, PersistenceError> {
         switch try place() {
         case .database(let location):
             let logger = Logger(label: "oak.comics.database")
             let database = try await StoragePlace.open(location, logger: logger)
+            services.closing("the database") { await database.close() }
             do throws(PersistenceError) {
-                return (database, .success(try await PostgresFavourites.open(database, logger: logger)))
+                return .success(try await PostgresFavourites.open(database, logger: logger))
             } catch {
-                await database.close()
                 throw CommandError(error.description)
             }
         case .directory(let directory):
             // A parent that cannot be made is the store's to report.
             if dataDir == nil, !readOnly { try? StoragePlace.makeParent(of: directory, keeping: "favourites") }
-            return (
-                nil,
-                Result { () throws(PersistenceError) -> any FavouritesStorage in
-                    readOnly ? try FavouritesStore(readingFrom: directory) : try FavouritesStore(directory: directory)
-                }
-            )
+            return Result { () throws(PersistenceError) -> any FavouritesStorage in
+                readOnly ? try FavouritesStore(readingFrom: directory) : try FavouritesStore(directory: directory)
+            }
         }
     }
 }

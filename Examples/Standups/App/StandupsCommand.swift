@@ -11,6 +11,7 @@ import Devices
 import Foundation
 import LiveProviders
 import Logging
+import Models
 import PostgresStandups
 import PostgresSupport
 import RecordMeeting
@@ -19,6 +20,7 @@ import StandupDetail
 import StandupsProvider
 import StandupsStore
 import StandupsTerminal
+import Synchronization
 import TerminalUI
 
 @main
@@ -39,12 +41,12 @@ struct StandupsCommand: AsyncParsableCommand {
               --speed <factor>   Run meetings faster (a demo: 60).
             standups serve --port 8080 serves the app to browsers.
             """,
-        subcommands: [Meet.self, Serve.self], defaultSubcommand: Meet.self)
+        subcommands: [Meet.self, ServeCommand<StandupsServed>.self], defaultSubcommand: Meet.self)
 
     /// Parses the command line, with `serve`'s options the environment
     /// gives (`STANDUPS_PORT=9000 standups serve`), and runs the command.
     static func main() async {
-        await main(Serve.variables.arguments())
+        await main(ServeCommand<StandupsServed>.variables.arguments())
     }
 }
 
@@ -116,12 +118,8 @@ struct Storage {
     /// Where meetings in progress are kept while they run (resumed by the
     /// next process).
     var checkpoints: MeetingCheckpoints
+    /// The database to close at the end.
     var postgres: (database: PostgresAppDatabase, store: PostgresStandups)?
-
-    /// Closes the database, if any.
-    func close() async {
-        await postgres?.database.close()
-    }
 }
 
 struct Meet: AsyncParsableCommand {
@@ -155,56 +153,58 @@ struct Meet: AsyncParsableCommand {
         guard Terminal.isInteractive else {
             throw CommandError("standups is a full-screen program: run it in a terminal (or use `standups serve`).")
         }
-        let storage = try await options.storage()
-        let clock = options.clock
-        let terminal = Terminal()
-        let speech = await LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
-        // On a database that servers share, the terminal app claims the
-        // meetings it runs too, and says where one runs elsewhere.
-        var homes: PostgresMeetingHomes?
-        if let database = storage.postgres?.database {
-            let host = ProcessInfo.processInfo.hostName
-            homes = try? await PostgresMeetingHomes.open(database, address: { "the terminal app on \(host)" })
-        }
-        let env = AppFeature.Env(
-            standups: storage.standups,
-            detail: StandupDetail.Env(speech: speech),
-            meeting: RecordMeeting.Env(
-                clock: clock, speech: speech,
-                sound: SoundPlayer { await MainActor.run { terminal.ring() } },
-                now: { Date() }, uuid: { UUID() }),
-            checkpoints: storage.checkpoints, homes: homes?.port ?? .here)
-        // The meetings that were in progress when the app last stopped go
-        // on (or are saved, when their time ran out meanwhile). On a
-        // database servers share, the servers resume them: their viewers
-        // can reach a server, not a terminal.
-        if storage.postgres == nil { _ = try? await env.meetings.resume(now: Date()) }
-        do {
-            try await StandupsTerminalApp(terminal: terminal).run(env: env)
-        } catch {
-            await env.meetings.stop()
-            await env.standups.close(waitingAtMost: .seconds(1))
-            await homes?.close()
-            await storage.close()
-            if let error = error as? TerminalError {
+        let unsaved = Mutex<[StandupChange]>([])
+        // Closed in reverse order when the app ends, however it ends.
+        try await AppServices.with(logger: Logger(label: "oak.standups")) { services in
+            let storage = try await options.storage()
+            let database = storage.postgres?.database
+            services.closing("the storage") { await database?.close() }
+            let clock = options.clock
+            let terminal = Terminal()
+            let speech = await LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
+            // On a database that servers share, the terminal app claims the
+            // meetings it runs too, and says where one runs elsewhere.
+            var homes: PostgresMeetingHomes?
+            if let database {
+                let host = ProcessInfo.processInfo.hostName
+                homes = try? await PostgresMeetingHomes.open(database, address: { "the terminal app on \(host)" })
+            }
+            if let homes { services.closing("the meetings' claims") { await homes.close() } }
+            let env = AppFeature.Env(
+                standups: storage.standups,
+                detail: StandupDetail.Env(speech: speech),
+                meeting: RecordMeeting.Env(
+                    clock: clock, speech: speech,
+                    sound: SoundPlayer { await MainActor.run { terminal.ring() } },
+                    now: { Date() }, uuid: { UUID() }),
+                checkpoints: storage.checkpoints, homes: homes?.port ?? .here)
+            // The app itself waits for every change to be durable before it
+            // quits ("Saving before quitting…"), unless its user quits at
+            // once: what the store has not taken then (a write in flight is
+            // given a second) is said below.
+            services.closing("the stand-ups' provider") {
+                let left = await env.standups.close(waitingAtMost: .seconds(1))
+                unsaved.withLock { $0 = left }
+            }
+            // A meeting in progress is kept (its last checkpoint) for the
+            // next start.
+            services.closing("the meetings") { await env.meetings.stop() }
+            // The meetings that were in progress when the app last stopped
+            // go on (or are saved, when their time ran out meanwhile). On a
+            // database servers share, the servers resume them: their viewers
+            // can reach a server, not a terminal.
+            if database == nil { _ = try? await env.meetings.resume(now: Date()) }
+            do {
+                try await StandupsTerminalApp(terminal: terminal).run(env: env)
+            } catch let error as TerminalError {
                 throw CommandError("\(error) Or run `standups serve` and use the app in a browser.")
             }
-            throw error
         }
-        // A meeting in progress is kept (its last checkpoint) for the next
-        // start. The app itself waits for every change to be durable before
-        // it quits ("Saving before quitting…"), unless its user quits at
-        // once: what the store has not taken then (a write in flight is
-        // given a second) is said change by change, and the program ends
-        // with 1.
-        await env.meetings.stop()
-        let unsaved = await env.standups.close(waitingAtMost: .seconds(1))
-        await homes?.close()
-        await storage.close()
-        guard unsaved.isEmpty else {
+        let left = unsaved.withLock { $0 }
+        guard left.isEmpty else {
             throw CommandError(
                 "The store did not take these changes before the app ended; they are not saved:\n"
-                    + unsaved.map { "  - \($0.summary)" }.joined(separator: "\n"))
+                    + left.map { "  - \($0.summary)" }.joined(separator: "\n"))
         }
     }
 }

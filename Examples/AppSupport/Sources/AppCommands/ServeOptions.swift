@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Foundation
+import Logging
 import WebHost
 
 /// The options of a web server: `@OptionGroup var server: ServeOptions`.
@@ -90,5 +91,92 @@ public struct ServeVariables: Sendable {
     ) -> [String] {
         EnvironmentArguments.merged(
             commandLine, subcommand: "serve", options: options, prefix: prefix, environment: environment)
+    }
+}
+
+/// An app that ``ServeCommand`` serves: how it opens what its web front end
+/// needs, from its own options.
+///
+/// ```swift
+/// enum NotesApp: ServedApp {
+///     static let variablePrefix = "NOTES_"
+///     static let variables = [EnvironmentOption("data-dir")]
+///
+///     static func web(_ options: StorageOptions, services: inout AppServices) async throws -> NotesWeb {
+///         let store = try NotesStore(directory: options.directory(app: "oak-notes"))
+///         services.closing("the notes") { await store.close() }
+///         return NotesWeb(env: .live(store))
+///     }
+/// }
+/// ```
+public protocol ServedApp {
+    /// The app's own options of `serve` (where its data is kept, …).
+    associatedtype Options: ParsableArguments
+    /// The web front end.
+    associatedtype Web: WebApplication
+
+    /// The start of the environment variables' names (`NOTES_`): `NOTES_PORT`.
+    static var variablePrefix: String { get }
+    /// The app's own options (``Options``) that the environment may give.
+    static var variables: [EnvironmentOption] { get }
+
+    /// Opens what the web front end needs, each with what closes it added
+    /// to `services` (which close it when the server has stopped), and
+    /// returns the front end.
+    static func web(_ options: Options, services: inout AppServices) async throws -> Web
+
+    /// Names browsers may reach the server by that the app's options give
+    /// (its public address's), beside `--allowed-host`'s; none by default.
+    static func allowedHosts(_ options: Options) -> [String]
+}
+
+extension ServedApp {
+    /// None.
+    public static func allowedHosts(_ options: Options) -> [String] { [] }
+}
+
+/// `serve`: serves `App` to browsers until `SIGTERM` or Ctrl-C, which stop
+/// its services in reverse order (``AppServices``); every option may also
+/// come from the environment. Add it to the program's subcommands and parse
+/// its command line with ``variables``:
+///
+/// ```swift
+/// static func main() async {
+///     await main(ServeCommand<NotesApp>.variables.arguments())
+/// }
+/// ```
+public struct ServeCommand<App: ServedApp>: AsyncParsableCommand {
+    /// The variables that give its options: ``ServeOptions``' and the app's.
+    public static var variables: ServeVariables {
+        ServeVariables(prefix: App.variablePrefix, adding: App.variables)
+    }
+
+    /// `serve`, its variables in its help.
+    public static var configuration: CommandConfiguration { variables.configuration }
+
+    /// The server's options.
+    @OptionGroup public var server: ServeOptions
+    /// The app's.
+    @OptionGroup public var options: App.Options
+
+    /// The command, to be parsed.
+    public init() {}
+
+    /// Opens the app's services, serves it, and prints
+    /// `NAME: ADDRESS/  (Ctrl-C stops)` once a stop signal would stop it
+    /// gracefully; returns (the process exits 0) once everything stopped.
+    public func run() async throws {
+        AppLogs.bootstrap(.info)
+        ProcessLimits.allowMostOpenFiles()
+        let logger = Logger(label: "oak.web")
+        try await AppServices.run(logger: logger) { services in
+            let web = try await App.web(options, services: &services)
+            let host = try await WebHost.start(
+                app: web, port: server.port, limits: server.limits,
+                allowedHosts: AllowedHosts(server.allowedHosts + App.allowedHosts(options)), logger: logger)
+            let line = "\(web.name): \(host.baseURL)/  (Ctrl-C stops)\n"
+            // Written at once, not buffered: a script waits for this line.
+            services.serving(host) { FileHandle.standardOutput.write(Data(line.utf8)) }
+        }
     }
 }

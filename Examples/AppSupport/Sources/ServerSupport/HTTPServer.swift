@@ -14,6 +14,12 @@ import NIOCore
 import ServiceLifecycle
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What a server accepts from its connections: how many at once, and how long
 /// a client may take. Slow, silent or idle clients are closed instead of
 /// holding a connection.
@@ -208,7 +214,11 @@ public final class HTTPServer: Sendable {
         guard let boundPort else {
             // The server stopped before listening: report why.
             runTask.cancel()
-            try await runTask.value
+            do {
+                try await runTask.value
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                throw HTTPServerError.portInUse(host: host, port: port)
+            }
             try Task.checkCancellation()
             throw HTTPServerError.stoppedBeforeListening
         }
@@ -250,11 +260,15 @@ public final class HTTPServer: Sendable {
 public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server stopped before it listened.
     case stoppedBeforeListening
+    /// Something else listens on the port already.
+    case portInUse(host: String, port: Int)
 
     /// What went wrong, for the user.
     public var description: String {
         switch self {
         case .stoppedBeforeListening: "The server stopped before it listened; see the log for why."
+        case .portInUse(let host, let port):
+            "Port \(port) on \(host) is in use: stop what listens there, or choose another port (0: any free one)."
         }
     }
 }

@@ -185,8 +185,9 @@ public final class WebHost<App: WebApplication>: Sendable {
     }
 
     /// ``stop()``, waited for at most `gracePeriod` (on the system's clock:
-    /// a process that must exit keeps real time).
-    func stop(within gracePeriod: Duration) async {
+    /// a process that must exit keeps real time); past it, logs what it
+    /// gave up on and returns.
+    public func stop(within gracePeriod: Duration) async {
         // Common's `within`: a stop that does not end in time is left
         // running, as the grace period bounds the wait for it.
         if await within(gracePeriod, { await self.stop() }) == nil {

@@ -69,7 +69,14 @@ struct HTTPServerTests {
 
     @Test func aPortInUseIsReported() async throws {
         let first = try await startServer()
-        await #expect(throws: (any Error).self) { _ = try await startServer(port: first.port) }
+        // Said in words that say what to do, not as the socket's errno.
+        await #expect(throws: HTTPServerError.portInUse(host: "127.0.0.1", port: first.port)) {
+            _ = try await startServer(port: first.port)
+        }
+        #expect(
+            HTTPServerError.portInUse(host: "127.0.0.1", port: 8080).description
+                == "Port 8080 on 127.0.0.1 is in use: stop what listens there, or choose another port (0: any free one)."
+        )
         await first.stop()
     }
 
