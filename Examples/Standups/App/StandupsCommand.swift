@@ -1,26 +1,15 @@
-// The injector: parses options, builds the adapters (the SQLite store, or
-// PostgreSQL with --database; the speech recogniser, the clock, the terminal's bell), injects them into the
-// features' ports and starts a front end: the terminal (the default) or the
-// web host (`standups serve`). No feature logic lives here.
+// The shell: the program's commands and options, and the terminal front
+// end (the default; `standups serve` is in ServeCommand.swift). What they
+// run with is built by the injector (Injection.swift). No feature logic
+// lives here.
 
 import AppCommands
-import AppFeature
 import ArgumentParser
 import Common
-import Devices
 import Foundation
-import LiveProviders
 import Logging
-import Models
-import PostgresStandups
-import PostgresSupport
-import RecordMeeting
 import SpeechRecognizer
-import StandupDetail
-import StandupsProvider
-import StandupsStore
 import StandupsTerminal
-import Synchronization
 import TerminalUI
 
 @main
@@ -83,43 +72,8 @@ struct StoreOptions: ParsableArguments {
         try StoragePlace(dataDir: dataDir, database: database, app: "oak-standups", keeping: "stand-ups")
     }
 
-    /// The stand-ups' store: the database's, or the data directory's file.
-    func storage() async throws -> Storage {
-        switch try place() {
-        case .directory(let directory):
-            if dataDir == nil { try StoragePlace.makeParent(of: directory, keeping: "stand-ups") }
-            let store = StandupsStore(directory: directory)
-            return Storage(standups: .live(store), checkpoints: .live(store), postgres: nil)
-        case .database(let location):
-            let logger = Logger(label: "oak.standups.database")
-            let database = try await StoragePlace.open(location, logger: logger)
-            do throws(StoreFailure) {
-                let store = try await PostgresStandups.open(database, logger: logger)
-                // Meetings in progress are kept in the database too; the
-                // process that holds a stand-up's claim resumes its meeting
-                // (see ServeCommand's failover).
-                return Storage(
-                    standups: .postgres(store), checkpoints: .postgres(store), postgres: (database, store))
-            } catch {
-                await database.close()
-                throw CommandError(error.detail)
-            }
-        }
-    }
-
     /// The meetings' clock.
     var clock: ScaledClock<ContinuousClock> { ScaledClock(base: ContinuousClock(), factor: speed) }
-}
-
-/// Where the stand-ups are kept, as the provider's port; the database to
-/// close at the end, if they are in PostgreSQL.
-struct Storage {
-    var standups: StandupsProvider.Dependencies
-    /// Where meetings in progress are kept while they run (resumed by the
-    /// next process).
-    var checkpoints: MeetingCheckpoints
-    /// The database to close at the end.
-    var postgres: (database: PostgresAppDatabase, store: PostgresStandups)?
 }
 
 struct Meet: AsyncParsableCommand {
@@ -153,58 +107,26 @@ struct Meet: AsyncParsableCommand {
         guard Terminal.isInteractive else {
             throw CommandError("standups is a full-screen program: run it in a terminal (or use `standups serve`).")
         }
-        let unsaved = Mutex<[StandupChange]>([])
+        let terminal = Terminal()
+        let unsaved = Unsaved()
         // Closed in reverse order when the app ends, however it ends.
         try await AppServices.with(logger: Logger(label: "oak.standups")) { services in
-            let storage = try await options.storage()
-            let database = storage.postgres?.database
-            services.closing("the storage") { await database?.close() }
-            let clock = options.clock
-            let terminal = Terminal()
-            let speech = await LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
-            // On a database that servers share, the terminal app claims the
-            // meetings it runs too, and says where one runs elsewhere.
-            var homes: PostgresMeetingHomes?
-            if let database {
-                let host = ProcessInfo.processInfo.hostName
-                homes = try? await PostgresMeetingHomes.open(database, address: { "the terminal app on \(host)" })
-            }
-            if let homes { services.closing("the meetings' claims") { await homes.close() } }
-            let env = AppFeature.Env(
-                standups: storage.standups,
-                detail: StandupDetail.Env(speech: speech),
-                meeting: RecordMeeting.Env(
-                    clock: clock, speech: speech,
-                    sound: SoundPlayer { await MainActor.run { terminal.ring() } },
-                    now: { Date() }, uuid: { UUID() }),
-                checkpoints: storage.checkpoints, homes: homes?.port ?? .here)
-            // The app itself waits for every change to be durable before it
-            // quits ("Saving before quitting…"), unless its user quits at
-            // once: what the store has not taken then (a write in flight is
-            // given a second) is said below.
-            services.closing("the stand-ups' provider") {
-                let left = await env.standups.close(waitingAtMost: .seconds(1))
-                unsaved.withLock { $0 = left }
-            }
-            // A meeting in progress is kept (its last checkpoint) for the
-            // next start.
-            services.closing("the meetings") { await env.meetings.stop() }
-            // The meetings that were in progress when the app last stopped
-            // go on (or are saved, when their time ran out meanwhile). On a
-            // database servers share, the servers resume them: their viewers
-            // can reach a server, not a terminal.
-            if database == nil { _ = try? await env.meetings.resume(now: Date()) }
+            let env = try await Injection.terminal(
+                options, audio: audio, noSpeech: noSpeech, terminal: terminal, unsaved: unsaved, services: &services)
             do {
                 try await StandupsTerminalApp(terminal: terminal).run(env: env)
             } catch let error as TerminalError {
                 throw CommandError("\(error) Or run `standups serve` and use the app in a browser.")
             }
         }
-        let left = unsaved.withLock { $0 }
-        guard left.isEmpty else {
+        // The app itself waits for every change to be durable before it
+        // quits ("Saving before quitting…"), unless its user quits at once:
+        // what the store has not taken then is said, and the program ends
+        // with 1.
+        guard unsaved.changes.isEmpty else {
             throw CommandError(
                 "The store did not take these changes before the app ended; they are not saved:\n"
-                    + left.map { "  - \($0.summary)" }.joined(separator: "\n"))
+                    + unsaved.changes.map { "  - \($0.summary)" }.joined(separator: "\n"))
         }
     }
 }

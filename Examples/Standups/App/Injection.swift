@@ -1,0 +1,214 @@
+// The injector: builds the adapters (the SQLite store, or PostgreSQL with
+// --database; the speech recogniser, the clock, the terminal's bell) and
+// injects them into the features' ports, for the terminal and for the web.
+// Each adapter that must be closed is added to the command's services,
+// which close them in reverse order when it ends.
+
+import AppCommands
+import AppFeature
+import Common
+import Devices
+import Foundation
+import LiveProviders
+import Logging
+import Models
+import PostgresStandups
+import PostgresSupport
+import RecordMeeting
+import SpeechRecognizer
+import StandupDetail
+import StandupsProvider
+import StandupsStore
+import StandupsWeb
+import Synchronization
+import TerminalUI
+
+extension StoreOptions {
+    /// The stand-ups' store: the database's, or the data directory's file.
+    func storage(services: inout AppServices) async throws -> Storage {
+        switch try place() {
+        case .directory(let directory):
+            if dataDir == nil { try StoragePlace.makeParent(of: directory, keeping: "stand-ups") }
+            let store = StandupsStore(directory: directory)
+            return Storage(standups: .live(store), checkpoints: .live(store), postgres: nil)
+        case .database(let location):
+            let logger = Logger(label: "oak.standups.database")
+            let database = try await StoragePlace.open(location, logger: logger)
+            services.closing("the storage") { await database.close() }
+            do throws(StoreFailure) {
+                let store = try await PostgresStandups.open(database, logger: logger)
+                // Meetings in progress are kept in the database too; the
+                // process that holds a stand-up's claim resumes its meeting
+                // (see ServeCommand's failover).
+                return Storage(
+                    standups: .postgres(store), checkpoints: .postgres(store), postgres: (database, store))
+            } catch {
+                throw CommandError(error.detail)
+            }
+        }
+    }
+}
+
+/// Where the stand-ups are kept, as the provider's port; the database to
+/// close at the end, if they are in PostgreSQL.
+struct Storage {
+    var standups: StandupsProvider.Dependencies
+    /// Where meetings in progress are kept while they run (resumed by the
+    /// next process).
+    var checkpoints: MeetingCheckpoints
+    /// The database to close at the end.
+    var postgres: (database: PostgresAppDatabase, store: PostgresStandups)?
+}
+
+/// What the terminal app's store did not take before it ended.
+final class Unsaved: Sendable {
+    private let left = Mutex<[StandupChange]>([])
+
+    var changes: [StandupChange] { left.withLock { $0 } }
+
+    func set(_ changes: [StandupChange]) {
+        left.withLock { $0 = changes }
+    }
+}
+
+enum Injection {
+    /// The features' ports for the terminal app: its clock, recogniser
+    /// (or a recorded meeting, `audio`) and bell; what it does not write
+    /// before it ends goes to `unsaved`.
+    @MainActor
+    static func terminal(
+        _ options: StoreOptions, audio: String?, noSpeech: Bool, terminal: Terminal, unsaved: Unsaved,
+        services: inout AppServices
+    ) async throws -> AppFeature.Env {
+        let storage = try await options.storage(services: &services)
+        let database = storage.postgres?.database
+        let clock = options.clock
+        let speech = await LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
+        // On a database that servers share, the terminal app claims the
+        // meetings it runs too, and says where one runs elsewhere.
+        var homes: PostgresMeetingHomes?
+        if let database {
+            let host = ProcessInfo.processInfo.hostName
+            homes = try? await PostgresMeetingHomes.open(database, address: { "the terminal app on \(host)" })
+        }
+        if let homes { services.closing("the meetings' claims") { await homes.close() } }
+        let env = AppFeature.Env(
+            standups: storage.standups,
+            detail: StandupDetail.Env(speech: speech),
+            meeting: RecordMeeting.Env(
+                clock: clock, speech: speech,
+                sound: SoundPlayer { await MainActor.run { terminal.ring() } },
+                now: { Date() }, uuid: { UUID() }),
+            checkpoints: storage.checkpoints, homes: homes?.port ?? .here)
+        // What the store has not taken when the app ends (a write in flight
+        // is given a second).
+        services.closing("the stand-ups' provider") {
+            unsaved.set(await env.standups.close(waitingAtMost: .seconds(1)))
+        }
+        // A meeting in progress is kept (its last checkpoint) for the next
+        // start.
+        services.closing("the meetings") { await env.meetings.stop() }
+        // The meetings that were in progress when the app last stopped go
+        // on (or are saved, when their time ran out meanwhile). On a
+        // database servers share, the servers resume them: their viewers
+        // can reach a server, not a terminal.
+        if database == nil { _ = try? await env.meetings.resume(now: Date()) }
+        return env
+    }
+
+    /// Opened in order, stopped in reverse when the server has stopped: the
+    /// meetings write their last checkpoints, the provider writes what is
+    /// left, then the claims and the storage close.
+    static func web(_ options: ServeAppOptions, services: inout AppServices) async throws -> StandupsWeb {
+        let logger = Logger(label: "oak.standups.web")
+        let storage = try await options.store.storage(services: &services)
+        let database = storage.postgres?.database
+        // A meeting hears its viewers' browsers: whoever turns on their
+        // microphone first holds the meeting's floor. The server's own
+        // sound card plays nothing: each page plays its tones.
+        let microphones = RemoteMicrophones()
+        let clock = options.store.clock
+        let noSpeech = options.noSpeech
+        let recordings = RecordingLimit(options.maxRecordings)
+        let speech: @Sendable (UUID) -> SpeechClient = { standupID in
+            noSpeech
+                ? .unavailable(.denied) : .live(microphones: microphones, meeting: standupID, recordings: recordings)
+        }
+        // With several processes on one database, each stand-up's meetings
+        // run in the process that claimed them; the others send their
+        // viewers to its public address, else the one it serves on.
+        let address = Address(options.publicURL ?? "")
+        services.whenServing { address.setIfEmpty($0) }
+        var homes: PostgresMeetingHomes?
+        if let database {
+            do {
+                homes = try await PostgresMeetingHomes.open(database, address: { address.value })
+            } catch {
+                throw CommandError("\(error)")
+            }
+        }
+        if let homes { services.closing("the meetings' claims") { await homes.close() } }
+        let env = AppFeature.Env(
+            standups: storage.standups,
+            detail: StandupDetail.Env(speech: speech(UUID())),
+            meetings: { standupID in
+                RecordMeeting.Env(
+                    clock: clock, speech: speech(standupID), sound: .silent, now: { Date() }, uuid: { UUID() })
+            }, checkpoints: storage.checkpoints, homes: homes?.port ?? .here)
+        // Every change is durable before the storage closes, within 3
+        // seconds: a store that does not answer does not keep the process
+        // from exiting. What it did not take is in the log.
+        services.closing("the stand-ups' provider", within: .seconds(3)) {
+            report(await env.standups.close(waitingAtMost: .milliseconds(2_500)), to: logger)
+        }
+        // Each meeting in progress writes its last checkpoint; the next
+        // process resumes it (from the one before, if this one is late).
+        services.closing("the meetings (each writes its last checkpoint)", within: .seconds(2)) {
+            await env.meetings.stop()
+        }
+        // The meetings that were in progress when the server last stopped
+        // go on (or are saved, when their time ran out meanwhile).
+        do throws(StoreFailure) {
+            try await env.meetings.resume(now: Date())
+        } catch {
+            logger.error(
+                "The meetings in progress could not be read; none was resumed.", metadata: ["reason": "\(error)"])
+        }
+        // Failover: with several processes on one database, a meeting whose
+        // process died (its claim went with its connection) is resumed by
+        // the first live process to look, from its last checkpoint.
+        if database != nil {
+            services.running("failover") {
+                while (try? await Task.sleep(for: .seconds(2))) != nil {
+                    _ = try? await env.meetings.resume(now: Date())
+                }
+            }
+        }
+        return StandupsWeb(env: env, microphones: microphones, homes: homes?.port ?? .here)
+    }
+
+    /// Logs what the store did not take before the stop, change by change.
+    static func report(_ unsaved: [StandupChange], to logger: Logger) {
+        for change in unsaved {
+            logger.error(
+                "Not saved: the store did not take this change before the stop; make it again.",
+                metadata: ["change": "\(change.summary)"])
+        }
+    }
+}
+
+/// The address other processes send this one's meeting viewers to: the
+/// public one given, else the one it serves on, known once it listens.
+private final class Address: Sendable {
+    private let address: Mutex<String>
+
+    init(_ address: String) {
+        self.address = Mutex(address)
+    }
+
+    var value: String { address.withLock { $0 } }
+
+    func setIfEmpty(_ address: String) {
+        self.address.withLock { if $0.isEmpty { $0 = address } }
+    }
+}
