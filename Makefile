@@ -1,17 +1,28 @@
 # Developer entry points. CI runs .ci/run; these are the same commands by hand.
 
-.PHONY: test bench bench-smoke
+.PHONY: test test-template bench bench-smoke
 
 # Every test of every package of the repository: the library (Oak,
 # OakTesting), the app-support package, the Comics app and the Standups
-# app. CI runs this (.ci/run), plus the checks that are not tests (format, dependency rules,
-# SwiftUI stand-in, DocC, benchmark smoke, TSan).
+# app, and of a new app made from the template. CI runs this (.ci/run), plus
+# the checks that are not tests (format, dependency rules, SwiftUI stand-in,
+# DocC, benchmark smoke, TSan).
 
 test:
 	swift test
 	swift test --package-path Examples/AppSupport
 	swift test --package-path Examples/Comics
 	swift test --package-path Examples/Standups
+	$(MAKE) test-template
+
+# A new app made by Scripts/new-app in a temporary folder, and its tests.
+# Built in AppSupport's build folder: its dependencies are AppSupport's,
+# already built there, so only the app's own modules are compiled (its
+# module names are its own: nothing of AppSupport's is overwritten).
+test-template:
+	@dir=$$(mktemp -d /tmp/oak-new-app.XXXXXX) && trap 'rm -rf "$$dir"' EXIT && \
+	Scripts/new-app notes "$$dir/notes" && \
+	swift test --package-path "$$dir/notes" --scratch-path "$(CURDIR)/Examples/AppSupport/.build"
 
 # The benchmark suite (Benchmarks/, package-benchmark, release build): runs
 # W1-W6 next to their plain-Swift floors, prints the ratio table and writes it
