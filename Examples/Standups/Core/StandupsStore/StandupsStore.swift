@@ -43,10 +43,21 @@ public final class StandupsStore: Sendable {
     /// How long a write waits for another connection's, in seconds.
     static let busyTimeout: TimeInterval = 5
 
+    /// Whether this process may write into a directory (a test stands in
+    /// for a read-only one: as root, every directory is writable).
+    private let canWrite: @Sendable (_ directory: String) -> Bool
+
     /// A store in `directory`; nothing is opened until ``load()``.
-    public init(directory: URL) {
+    public convenience init(directory: URL) {
+        self.init(directory: directory, canWrite: { access($0, W_OK) == 0 })
+    }
+
+    /// A store in `directory` that asks `canWrite` whether it may write
+    /// into it.
+    init(directory: URL, canWrite: @escaping @Sendable (_ directory: String) -> Bool) {
         self.directory = directory
         self.path = directory.appendingPathComponent(Self.fileName).path
+        self.canWrite = canWrite
     }
 
     /// The stand-ups, in the order they were added, each with its
@@ -331,7 +342,11 @@ public final class StandupsStore: Sendable {
             switch error {
             case .cannotCreateDirectory(let path, let reason): throw .cannotCreateDirectory(path: path, reason: reason)
             case .unreadable(let path, let reason): throw .unreadable(path: path, reason: reason)
-            case .damaged(let path, let reason): throw .damaged(path: path, reason: reason)
+            case .damaged(let path, let reason):
+                // Starting over keeps the file aside in its directory: offer
+                // it only where that can work.
+                guard canWrite(directory.path) else { throw .damagedInReadOnlyDirectory(path: path, reason: reason) }
+                throw .damaged(path: path, reason: reason)
             }
         }
         var configuration = Configuration()
@@ -564,6 +579,9 @@ public enum StandupsStoreError: Error, Equatable, Sendable, CustomStringConverti
     case cannotCreateDirectory(path: String, reason: String)
     /// The file is not a usable SQLite database; it was left untouched.
     case damaged(path: String, reason: String)
+    /// The file is not a usable SQLite database, and its directory cannot
+    /// be written: it cannot be kept aside to start over.
+    case damagedInReadOnlyDirectory(path: String, reason: String)
     /// The file could not be opened or read.
     case unreadable(path: String, reason: String)
     /// The file (or its directory) may be read but not written: nothing
@@ -581,6 +599,10 @@ public enum StandupsStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .damaged(let path, let reason):
             "The stand-ups file \(path) is not a usable SQLite database (\(reason)); it was left untouched. Start "
                 + "over to keep it aside and begin anew, or pass --data-dir."
+        case .damagedInReadOnlyDirectory(let path, let reason):
+            "The stand-ups file \(path) is not a usable SQLite database (\(reason)), and its directory cannot be "
+                + "written, so it cannot be kept aside to start over. Make the directory writable for you "
+                + "(chmod u+w), or pass --data-dir with a directory you can write to."
         case .unreadable(let path, let reason):
             "Could not read the stand-ups file \(path): \(reason). Check that you may read and write it and its "
                 + "directory, or pass --data-dir."
@@ -598,6 +620,8 @@ public enum StandupsStoreError: Error, Equatable, Sendable, CustomStringConverti
         switch self {
         case .cannotCreateDirectory: "The data directory could not be created."
         case .damaged: "The stand-ups file is damaged; it was left untouched."
+        case .damagedInReadOnlyDirectory:
+            "The stand-ups file is damaged and its folder cannot be written: nothing can start over until it can."
         case .unreadable: "The stand-ups file could not be read."
         case .readOnly: "The stand-ups file is read-only: changes cannot be saved."
         case .writeFailed: "The change could not be saved; nothing of it was written."

@@ -9,8 +9,9 @@ import LiveProviders
 import Models
 import Oak
 import StandupsProvider
-import StandupsStore
 import Testing
+
+@testable import StandupsStore
 
 /// A directory of its own, removed at the end.
 final class ScratchDirectory {
@@ -113,6 +114,38 @@ struct StandupsStoreTests {
         let aside = try store.startOver(with: Standup.samples)
         #expect(aside.map { FileManager.default.contents(atPath: $0) } == garbage)
         #expect(try StandupsStore(directory: scratch.data).load() == Standup.samples)
+    }
+
+    /// Starting over keeps the damaged file aside in its directory: where
+    /// that directory cannot be written, no screen offers it (the failure
+    /// is not "damaged" for the provider), and the message says what to
+    /// change.
+    @Test func aDamagedFileInAReadOnlyDirectoryOffersNoStartOver() throws {
+        let scratch = try ScratchDirectory()
+        try FileManager.default.createDirectory(at: scratch.data, withIntermediateDirectories: true)
+        let path = scratch.data.appendingPathComponent(StandupsStore.fileName).path
+        let garbage = Data("these are not the stand-ups you are looking for".utf8)
+        _ = FileManager.default.createFile(atPath: path, contents: garbage)
+        let store = StandupsStore(directory: scratch.data, canWrite: { _ in false })
+        #expect {
+            _ = try store.load()
+        } throws: { error in
+            guard let error = error as? StandupsStoreError, case .damagedInReadOnlyDirectory(path, _) = error else {
+                return false
+            }
+            let failure = StoreFailure(error)
+            return !failure.isDamaged && failure.detail.contains("chmod u+w") && !failure.summary.contains("/")
+        }
+        #expect(throws: StandupsStoreError.self) { _ = try store.startOver(with: Standup.samples) }
+        #expect(FileManager.default.contents(atPath: path) == garbage)
+        // Once the directory can be written, starting over is offered.
+        let writable = StandupsStore(directory: scratch.data, canWrite: { _ in true })
+        #expect {
+            _ = try writable.load()
+        } throws: { error in
+            guard let error = error as? StandupsStoreError, case .damaged(path, _) = error else { return false }
+            return StoreFailure(error).isDamaged
+        }
     }
 
     @Test func aMissingParentIsReported() throws {
