@@ -85,5 +85,18 @@ check "the web front end must not import the store, the recogniser or the termin
     '^(@testable )?import (StandupsStore|SpeechRecognizer|CPocketsphinx|LiveProviders|GRDB|TerminalUI|StandupsTerminal|App)\b' Web
 cd ../..
 
+# --- The template of a new app (Templates/App, made by Scripts/new-app): the
+# feature knows only Oak and Common; its views know no store; its store knows
+# no front end; nothing imports the program.
+cd Templates/App
+check "the template's feature must not import its views, its store, the program or infrastructure below it" \
+    '^(@testable )?import (__Name__Views|__Name__Store|__name__|GRDB|SQLiteSupport|TerminalUI|WebUI|WebHost|AppCommands)\b' \
+    Sources/Feature
+check "the template's views must not import its store or the program" \
+    '^(@testable )?import (__Name__Store|__name__|GRDB|SQLiteSupport|AppCommands)\b' Sources/Views
+check "the template's store must not import a front end" \
+    '^(@testable )?import (__Name__Views|__name__|TerminalUI|WebUI|WebHost|AppCommands)\b' Sources/Store
+cd ../..
+
 if [ "$status" -eq 0 ]; then echo "dependency rules hold"; fi
 exit "$status"
