@@ -39,7 +39,7 @@ extension StoreOptions {
                 let store = try await PostgresStandups.open(database, logger: logger)
                 // Meetings in progress are kept in the database too; the
                 // process that holds a stand-up's claim resumes its meeting
-                // (see ServeCommand's failover).
+                // (see the failover in `Injection.web`).
                 return Storage(
                     standups: .postgres(store), checkpoints: .postgres(store), postgres: (database, store))
             } catch {
@@ -49,14 +49,14 @@ extension StoreOptions {
     }
 }
 
-/// Where the stand-ups are kept, as the provider's port; the database to
-/// close at the end, if they are in PostgreSQL.
+/// Where the stand-ups are kept, as the provider's port; the database, if
+/// they are in PostgreSQL (the command's services close it).
 struct Storage {
     var standups: StandupsProvider.Dependencies
     /// Where meetings in progress are kept while they run (resumed by the
     /// next process).
     var checkpoints: MeetingCheckpoints
-    /// The database to close at the end.
+    /// The database and its adapter.
     var postgres: (database: PostgresAppDatabase, store: PostgresStandups)?
 }
 
