@@ -18,11 +18,18 @@ public enum GracefulStop {
     /// first was left half-closed (a data file, a lock, the port's
     /// database).
     ///
+    /// With `stops`, the server's log must say it stopped those services,
+    /// in that order (`Stopped the web server.` …: AppCommands'
+    /// `AppServices` logs each).
+    ///
     /// Failures are recorded at `sourceLocation`, the caller's.
     public static func check(
-        _ program: URL, arguments: [String], signal: Int32, sourceLocation: SourceLocation = #_sourceLocation
+        _ program: URL, arguments: [String], signal: Int32, stops: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        let server = try await ServerProcess.start(program, arguments: arguments)
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("oak-stop-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let server = try await ServerProcess.start(program, arguments: arguments, errorLog: log)
         let client = WebClient(base: server.baseURL)
         let page = try await client.get("/")
         #expect(page.status == 200, sourceLocation: sourceLocation)
@@ -38,10 +45,25 @@ public enum GracefulStop {
         await #expect(throws: (any Error).self, sourceLocation: sourceLocation) {
             _ = try await pages.first(where: { _ in true }, "nothing after the stop")
         }
+        if !stops.isEmpty {
+            #expect(
+                stopped(in: server.errorOutput) == stops, "the services stop in order:\n\(server.errorOutput)",
+                sourceLocation: sourceLocation)
+        }
 
         let next = try await ServerProcess.start(program, arguments: arguments)
         let again = try await WebClient(base: next.baseURL).get("/")
         #expect(again.status == 200, "the next server serves the same data", sourceLocation: sourceLocation)
         #expect(await next.signal(SIGTERM, within: .seconds(10)) == 0, sourceLocation: sourceLocation)
+    }
+
+    /// The services a log says were stopped, in order: "the web server"
+    /// for a line `… Stopped the web server.`.
+    public static func stopped(in log: String) -> [String] {
+        log.split(separator: "\n").compactMap { line in
+            guard let range = line.range(of: "] Stopped ") ?? line.range(of: ": Stopped ") else { return nil }
+            let rest = line[range.upperBound...]
+            return String(rest.hasSuffix(".") ? rest.dropLast() : rest)
+        }
     }
 }

@@ -22,53 +22,80 @@ public final class ServerProcess: @unchecked Sendable {
     // Safety: `process` is set up before it starts and only signalled and
     // waited for afterwards.
     private let process: Process
+    /// The file the server's standard error goes to, if the test gave one.
+    private let errorLog: URL?
     /// The address the server printed, without a trailing slash
     /// (`http://127.0.0.1:PORT`).
     public let baseURL: String
 
-    private init(process: Process, baseURL: String) {
+    private init(process: Process, errorLog: URL?, baseURL: String) {
         self.process = process
+        self.errorLog = errorLog
         self.baseURL = baseURL
+    }
+
+    /// What the server wrote to its standard error so far, when it was
+    /// started with an `errorLog`; else empty.
+    public var errorOutput: String {
+        guard let errorLog, let data = FileManager.default.contents(atPath: errorLog.path) else { return "" }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Starts `executable` with `arguments` (and `environment` added to
     /// this process's), and waits up to `timeout` for a line of its
-    /// standard output holding `http://`: the address it serves on.
+    /// standard output holding `http://`: the address it serves on. With
+    /// `errorLog`, its standard error is written to that file (made anew),
+    /// for ``errorOutput``: a file, not a pipe, so nothing has to read it
+    /// while the server runs.
     ///
     /// - Throws: ``ServerProcessError`` when the program ends first or
     ///   prints no address in time (it is killed then).
     public static func start(
         _ executable: URL, arguments: [String], environment: [String: String] = [:],
-        timeout: Duration = .seconds(60)
+        errorLog: URL? = nil, timeout: Duration = .seconds(60)
     ) async throws -> ServerProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
-        let errors = Pipe()
         process.standardOutput = output
-        process.standardError = errors
         // Standard error is read as it comes (a server that logs must never
         // block on a full pipe); its last 16 kB say why it did not start.
         let said = Mutex(Data())
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            said.withLock { $0 = ($0 + chunk).suffix(16_384) }
+        let errors = Pipe()
+        if let errorLog {
+            guard FileManager.default.createFile(atPath: errorLog.path, contents: nil) else {
+                throw ServerProcessError.notReady(executable.lastPathComponent, "cannot write \(errorLog.path)")
+            }
+            let log = try FileHandle(forWritingTo: errorLog)
+            process.standardError = log
+            defer { try? log.close() }  // the server writes to its own copy
+            try process.run()
+        } else {
+            process.standardError = errors
+            errors.fileHandleForReading.readabilityHandler = { handle in
+                let chunk = handle.availableData
+                said.withLock { $0 = ($0 + chunk).suffix(16_384) }
+            }
+            try process.run()
         }
-        try process.run()
         let address = await firstAddress(of: process, in: output.fileHandleForReading, within: timeout)
         guard let address else {
             process.terminate()
             process.waitUntilExit()
             errors.fileHandleForReading.readabilityHandler = nil
+            let told =
+                errorLog.flatMap { FileManager.default.contents(atPath: $0.path) } ?? said.withLock { $0 }
             throw ServerProcessError.notReady(
-                executable.lastPathComponent, String(decoding: said.withLock { $0 }, as: UTF8.self))
+                executable.lastPathComponent, String(decoding: told.suffix(16_384), as: UTF8.self))
         }
         // The rest of its output is not kept, only read.
         output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
-        errors.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
-        return ServerProcess(process: process, baseURL: address)
+        if errorLog == nil {
+            errors.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        }
+        return ServerProcess(process: process, errorLog: errorLog, baseURL: address)
     }
 
     /// The process's identifier.

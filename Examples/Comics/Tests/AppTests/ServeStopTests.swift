@@ -20,7 +20,10 @@ struct ServeStopTests {
         let comics = try ComicsProgram.url()
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
+        // The server first (its sessions end), then the offline catalog it
+        // read from (the SQLite store needs no closing).
         try await GracefulStop.check(
-            comics, arguments: ["serve", "--port", "0", "--data-dir", scratch.path("data").path], signal: signal)
+            comics, arguments: ["serve", "--port", "0", "--data-dir", scratch.path("data").path], signal: signal,
+            stops: ["the web server", "the offline catalog"])
     }
 }

@@ -23,6 +23,10 @@ struct ServeStopTests {
         defer { scratch.remove() }
         try await GracefulStop.check(
             standups, arguments: ["serve", "--port", "0", "--no-speech", "--data-dir", scratch.path("data").path],
-            signal: signal)
+            signal: signal,
+            // The server first (its sessions end: nothing changes any more),
+            // then the meetings write their checkpoints, then the provider
+            // writes what it holds.
+            stops: ["the web server", "the meetings (each writes its last checkpoint)", "the stand-ups' provider"])
     }
 }
