@@ -8,8 +8,9 @@ import Foundation
 import Logging
 import PostgresSupport
 
-/// A failure a command reports in its own words: printed as it is (no
-/// "Error:" prefix, no type name), and the program ends with 1.
+/// A failure a command reports in its own words: printed after
+/// ArgumentParser's `Error: ` as it is (no type name, no usage), and the
+/// program ends with 1.
 ///
 /// ```swift
 /// throw CommandError("The database cannot be reached: …. Check that PostgreSQL runs there.")

@@ -26,6 +26,22 @@ public enum SQLiteFileProblem: Error, Equatable, Sendable {
     case damaged(path: String, reason: String)
 }
 
+extension SQLiteFileProblem: CustomStringConvertible {
+    /// What went wrong and what to do, with the path: an app's store says
+    /// it in its own words where it can (its file's name, its options).
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason):
+            "Cannot create the folder \(path): \(reason). Create it (its parent must exist), or use a folder you "
+                + "can write to."
+        case .unreadable(let path, let reason):
+            "Cannot read \(path): \(reason). Check that you may read and write it and its folder."
+        case .damaged(let path, let reason):
+            "\(path) is not a usable SQLite database (\(reason)); it was left untouched. Move it aside to start anew."
+        }
+    }
+}
+
 /// The rules of opening an app's SQLite file.
 public enum SQLiteFile {
     /// The first 16 bytes of every SQLite database file.

@@ -72,4 +72,19 @@ struct SQLiteFileTests {
                 path: file.path, reason: "a file that is not a directory is in its place")
         ) { try SQLiteFile.createDirectory(atPath: file.path) }
     }
+
+    /// Each problem is said in words, with the path and what to do (not as
+    /// the enum's case).
+    @Test func problemsAreSaidInWords() {
+        #expect(
+            "\(SQLiteFileProblem.cannotCreateDirectory(path: "/data/app", reason: "No such file or directory"))"
+                == "Cannot create the folder /data/app: No such file or directory. Create it (its parent must exist), "
+                + "or use a folder you can write to.")
+        #expect(
+            "\(SQLiteFileProblem.unreadable(path: "/data/a.sqlite", reason: "Permission denied"))".hasPrefix(
+                "Cannot read /data/a.sqlite: Permission denied."))
+        #expect(
+            "\(SQLiteFileProblem.damaged(path: "/data/a.sqlite", reason: "not a database"))".hasSuffix(
+                "it was left untouched. Move it aside to start anew."))
+    }
 }

@@ -24,7 +24,7 @@ public final class ItemStore: Sendable {
             try SQLiteFile.createDirectory(atPath: directory.path)
             try SQLiteFile.checkExisting(atPath: path, busyTimeout: Self.busyTimeout)
         } catch {
-            throw StoreFailure("Cannot keep the items in \(directory.path): \(error)")
+            throw StoreFailure("The items cannot be kept: \(error) Or pass --data-dir with another folder.")
         }
         var migrator = DatabaseMigrator()
         migrator.registerMigration("items") { db in
