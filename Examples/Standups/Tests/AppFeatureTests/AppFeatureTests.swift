@@ -122,7 +122,9 @@ struct AppFeatureTests {
     @Test func quittingWaitsUntilEveryChangeIsDurable() async throws {
         let failure = StoreFailure(summary: "The disk is full.", detail: "disk full")
         let store = MockStandupsStore([], saveFailures: [failure])
-        let app = try await started(store)
+        // The provider's retries' timer never fires (a clock nobody runs):
+        // on a loaded machine its 1-second retry once came before `quit`.
+        let app = try await started(store, env: appEnv(store, standups: .mock(store, clock: TestClock())))
         await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
         await app.send(.list(.form(.setTitle("Kept")))) { _ in true }
         await app.send(.list(.confirmAdd)) { $0.data.failure == failure }
@@ -136,7 +138,8 @@ struct AppFeatureTests {
     @Test func quittingAgainQuitsAtOnce() async throws {
         let failure = StoreFailure(summary: "The disk is full.", detail: "disk full")
         let store = MockStandupsStore([], saveFailures: [failure])
-        let app = try await started(store)
+        // The provider's retries' timer never fires: the failure stays.
+        let app = try await started(store, env: appEnv(store, standups: .mock(store, clock: TestClock())))
         await app.send(.list(.add(UUID(number: 1), attendee: UUID(number: 2)))) { $0.list.adding != nil }
         await app.send(.list(.confirmAdd)) { $0.data.failure == failure }
         await app.send(.quit) { $0.isQuitting }

@@ -9,7 +9,7 @@ import StandupForm
 import StandupsList
 import Testing
 
-@Suite("The list, every transition", .timeLimit(.minutes(1)))
+@Suite("The list, every transition", .timeLimit(.minutes(3)))
 @MainActor
 struct StandupsListGraphTests {
     static let events: [StandupsList.Event] = [
