@@ -150,11 +150,18 @@ extension Board.State {
     fileprivate var tallies: [Child<Clicks>] { tally.map { [$0] } ?? [] }
 }
 
-@Suite("The tester drives a root with a child", .timeLimit(.minutes(1)))
+// The waits are given 20 s: under ThreadSanitizer beside the other suites
+// on CI's 2 cores, all four tests that wait for the child once passed the
+// default 5 s together (the child's step had not been processed).
+@Suite("The tester drives a root with a child", .timeLimit(.minutes(2)))
 @MainActor
 struct RootTesterTests {
+    /// How long a wait for the child's step may take.
+    static let patience: Duration = .seconds(20)
+
     @Test func itWaitsForAConditionOfTheChildsStateWithoutPolling() async throws {
-        let tester = TransducerTester(Desk.self, initialState: Desk.State(), exhaustivity: .off)
+        let tester = TransducerTester(
+            Desk.self, initialState: Desk.State(), exhaustivity: .off, timeout: RootTesterTests.patience)
         await tester.send(.open) { $0.tally != nil }
         let tally = try #require(tester.state.tally)
         try tally.send(.tick)
@@ -166,7 +173,8 @@ struct RootTesterTests {
     }
 
     @Test func stateChangedByEffectsIsTheTestersStateInNonExhaustiveMode() async throws {
-        let tester = TransducerTester(Desk.self, initialState: Desk.State(), exhaustivity: .off)
+        let tester = TransducerTester(
+            Desk.self, initialState: Desk.State(), exhaustivity: .off, timeout: RootTesterTests.patience)
         await tester.send(.open) { $0.tally != nil }
         try tester.state.tally?.send(.tick)
         await tester.wait { $0.lastCount == 1 }
@@ -177,7 +185,7 @@ struct RootTesterTests {
     }
 
     @Test func exhaustiveModeStillChecksEveryStepOfTheRoot() async throws {
-        let tester = TransducerTester(Desk.self, initialState: Desk.State())
+        let tester = TransducerTester(Desk.self, initialState: Desk.State(), timeout: RootTesterTests.patience)
         await tester.send(.open) { $0.tally = tester.state.tally }
         try tester.state.tally?.send(.tick)
         await tester.receive(.tallied(1)) { $0.lastCount = 1 }
@@ -206,7 +214,8 @@ struct RootTesterTests {
 
     @Test func skippedStepsAreListedWhenAsked() async throws {
         let tester = TransducerTester(
-            Desk.self, initialState: Desk.State(), exhaustivity: .off(showSkippedAssertions: true))
+            Desk.self, initialState: Desk.State(), exhaustivity: .off(showSkippedAssertions: true),
+            timeout: RootTesterTests.patience)
         await tester.send(.open) { $0.tally != nil }
         try tester.state.tally?.send(.tick)
         let reporter = CollectingReporter()
