@@ -152,7 +152,8 @@ extension Board.State {
 
 // The waits are given 20 s: under ThreadSanitizer beside the other suites
 // on CI's 2 cores, all four tests that wait for the child once passed the
-// default 5 s together (the child's step had not been processed).
+// default 5 s together (the child's step had not been processed); the
+// article's sample keeps the default.
 @Suite("The tester drives a root with a child", .timeLimit(.minutes(2)))
 @MainActor
 struct RootTesterTests {
@@ -160,8 +161,8 @@ struct RootTesterTests {
     static let patience: Duration = .seconds(20)
 
     @Test func itWaitsForAConditionOfTheChildsStateWithoutPolling() async throws {
-        let tester = TransducerTester(
-            Desk.self, initialState: Desk.State(), exhaustivity: .off, timeout: RootTesterTests.patience)
+        // The sample of TestingTransducers.md, as written there.
+        let tester = TransducerTester(Desk.self, initialState: Desk.State(), exhaustivity: .off)
         await tester.send(.open) { $0.tally != nil }
         let tally = try #require(tester.state.tally)
         try tally.send(.tick)
