@@ -99,7 +99,7 @@ let package = Package(
             dependencies: [
                 "Common", "WebUI", "ServerSupport", "CMemory",
                 .product(name: "Oak", package: "Oak"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -170,21 +170,7 @@ private struct Serving<App: WebApplication>: Service {
 
     func run() async throws {
         announce()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await host.wait() }
-            group.addTask {
-                // Told to stop (not cancelled because the server ended).
-                guard (try? await gracefulShutdown()) != nil else { return }
-                logger.info("Stopping: the sessions end, then the app's services in reverse order of their start.")
-                // Not cut short when the server's end cancels this task.
-                await Task { await host.stop(within: gracePeriod) }.value
-            }
-            // The first to end decides: the server ended (or failed), or
-            // the stop ended it.
-            try await group.next()
-            group.cancelAll()
-            try await group.waitForAll()
-        }
+        try await host.run(gracePeriod: gracePeriod)
         logger.info("Stopped the web server.")
     }
 }

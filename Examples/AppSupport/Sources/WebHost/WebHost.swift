@@ -8,7 +8,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServerSupport
-import UnixSignals
+import ServiceLifecycle
 import WebUI
 
 /// An app, served to browsers: one run of its root transducer per session.
@@ -134,53 +134,29 @@ public final class WebHost<App: WebApplication>: Sendable {
         await server.stop()
     }
 
-    /// Serves until the server stops by itself, or until the process is
-    /// asked to stop by one of `signals` — `SIGTERM` is what systemd,
-    /// Docker and Kubernetes send, `SIGINT` what Ctrl-C does — and then
-    /// stops as ``stop()`` does: every session's run is cancelled and
-    /// awaited (a write in progress either commits or does not: the stores
-    /// write in transactions), the open pages are told and their streams
-    /// end (their scripts reconnect), the responses in flight finish and the server stops
-    /// listening. Waiting for that is bounded by `gracePeriod`: past it,
-    /// the host logs what it gave up on and returns, so that the process
-    /// exits on time whatever a session does.
-    ///
-    /// Once the signals are trapped, `onReady` is called: announce the
-    /// server there (print its address), so that a signal sent as soon as
-    /// it is announced stops it gracefully too. From then on the signals
-    /// no longer end the process by their default action: return from the
-    /// program to exit (status 0).
-    ///
-    /// - Returns: The signal that stopped the server, or `nil` when it
-    ///   stopped by itself.
-    /// - Throws: What made the server fail.
-    @discardableResult
-    public func serve(
-        untilSignalled signals: [UnixSignal] = [.sigterm, .sigint], gracePeriod: Duration = .seconds(5),
-        onReady: () -> Void = {}
-    ) async throws -> UnixSignal? {
-        let received = await UnixSignalsSequence(trapping: signals)
-        onReady()
-        return try await withThrowingTaskGroup(of: UnixSignal?.self) { group in
+    /// Serves until the server stops by itself (it failed: rethrown), or
+    /// until the service group running it shuts down gracefully (swift-
+    /// service-lifecycle's `gracefulShutdown()`: `SIGTERM`, Ctrl-C, or the
+    /// group's own stop), and then stops as ``stop(within:)`` does: every
+    /// session's run is cancelled and awaited, the open pages are told and
+    /// their streams end, the responses in flight finish — waited for at
+    /// most `gracePeriod`, so that the process exits on time whatever a
+    /// session does. AppCommands' `AppServices` runs a host this way.
+    public func run(gracePeriod: Duration = .seconds(5)) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.wait() }
             group.addTask {
-                try await self.wait()
-                return nil
+                // Told to stop (not cancelled because the server ended).
+                guard (try? await gracefulShutdown()) != nil else { return }
+                self.logger.info("Stopping: the open pages are told, the sessions end.")
+                // Not cut short when the server's end cancels this task.
+                await Task { await self.stop(within: gracePeriod) }.value
             }
-            group.addTask {
-                for await signal in received {
-                    self.logger.info("Stopping: \(signal) received.")
-                    await self.stop(within: gracePeriod)
-                    return signal
-                }
-                return nil
-            }
-            // The server stopped by itself (the signals' task is cancelled
-            // then), or a signal stopped it (and with it the server).
-            var stoppedBy: UnixSignal?
-            while let result = try await group.next() {
-                if let signal = result { stoppedBy = signal } else { group.cancelAll() }
-            }
-            return stoppedBy
+            // The first to end decides: the server ended (or failed), or the
+            // stop ended it.
+            try await group.next()
+            group.cancelAll()
+            try await group.waitForAll()
         }
     }
 
