@@ -91,12 +91,19 @@ struct StandupsStoreTests {
         #expect(try store.load().map(\.id) == [Standup.mock.id])
     }
 
-    @Test func aDamagedFileIsRefusedUntouchedAndKeptAsideWhenStartingOver() throws {
-        let scratch = try ScratchDirectory()
+    /// A stand-ups file in `scratch`'s data directory that is not a
+    /// database: its path and its bytes.
+    static func damagedFile(in scratch: ScratchDirectory) throws -> (path: String, bytes: Data) {
         try FileManager.default.createDirectory(at: scratch.data, withIntermediateDirectories: true)
         let path = scratch.data.appendingPathComponent(StandupsStore.fileName).path
         let garbage = Data("these are not the stand-ups you are looking for".utf8)
         _ = FileManager.default.createFile(atPath: path, contents: garbage)
+        return (path, garbage)
+    }
+
+    @Test func aDamagedFileIsRefusedUntouchedAndKeptAsideWhenStartingOver() throws {
+        let scratch = try ScratchDirectory()
+        let (path, garbage) = try Self.damagedFile(in: scratch)
         let store = StandupsStore(directory: scratch.data)
         do {
             _ = try store.load()
@@ -122,10 +129,7 @@ struct StandupsStoreTests {
     /// change.
     @Test func aDamagedFileInAReadOnlyDirectoryOffersNoStartOver() throws {
         let scratch = try ScratchDirectory()
-        try FileManager.default.createDirectory(at: scratch.data, withIntermediateDirectories: true)
-        let path = scratch.data.appendingPathComponent(StandupsStore.fileName).path
-        let garbage = Data("these are not the stand-ups you are looking for".utf8)
-        _ = FileManager.default.createFile(atPath: path, contents: garbage)
+        let (path, garbage) = try Self.damagedFile(in: scratch)
         let store = StandupsStore(directory: scratch.data, canWrite: { _ in false })
         #expect {
             _ = try store.load()
