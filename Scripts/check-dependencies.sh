@@ -21,7 +21,7 @@ check() {
 
 # --- AppSupport: the infrastructure every app plugs into.
 apps='Comics|Standups'
-app_modules='ComicsScene|FavouritesScene|MainScene|Services|WebServer|API|Persistence|PostgresPersistence|FixtureServer|App|PostgresStandups'
+app_modules='ComicsFeature|FavouritesFeature|MainFeature|ComicsTerminal|ComicsWebViews|ComicsSwiftUI|ComicsWeb|ComicsApp|Services|API|Persistence|PostgresPersistence|FixtureServer|PostgresStandups|AppFeature|StandupForm|StandupsList|StandupDetail|RecordMeeting|MeetingRooms|Models|Devices|LiveProviders|SpeechRecognizer|Components'
 check "infrastructure must not import an app's module" \
     "^(@testable )?import ($app_modules|Standups[A-Za-z]*)\b" Examples/AppSupport/Sources Examples/AppSupport/Tests
 check "infrastructure must not reach into an app's package" "\.\./($apps)/" Examples/AppSupport/Package.swift
@@ -31,58 +31,68 @@ check "a shipped module must not import a test library" \
     Examples/AppSupport/Sources/WebHost Examples/AppSupport/Sources/HTTPClient Examples/AppSupport/Sources/ServerSupport \
     Examples/AppSupport/Sources/SQLiteSupport Examples/AppSupport/Sources/PostgresSupport
 
-# --- Comics.
+# --- The apps share one layout (decision 0053): Features/ (transducers and
+# their ports, no front end's library), Views/ (a module a front end),
+# Services/ (the ports' live side), Persistence/ (storage), Web/ (the web
+# host's configuration), App/ (the injector). The rules that hold in both:
+front_ends='TerminalUI|CNcurses|WebUI|WebHost|SwiftUI'
+infrastructure='HTTPClient|SQLiteSupport|PostgresSupport|PostgresNIO|GRDB|Hummingbird|HummingbirdCore|NIOCore|ServerSupport|AppCommands'
+for app in Comics Standups; do
+    cd "Examples/$app"
+    check "a feature must not import a front end's library, a view, a service, storage or the program" \
+        "^(@testable )?import ($front_ends|$infrastructure|ComicsTerminal|ComicsWebViews|ComicsSwiftUI|ComicsWeb|Services|API|Persistence|PostgresPersistence|FixtureServer|StandupsTerminal|StandupsWebViews|StandupsSwiftUI|StandupsWeb|StandupsIntents|Components|StandupsStore|PostgresStandups|LiveProviders|SpeechRecognizer|CPocketsphinx|ComicsApp|StandupsApp)\b" \
+        Features
+    check "a view must not import a service, storage or the program" \
+        "^(@testable )?import ($infrastructure|Services|API|Persistence|PostgresPersistence|FixtureServer|StandupsStore|PostgresStandups|LiveProviders|SpeechRecognizer|CPocketsphinx|ComicsApp|StandupsApp)\b" \
+        Views
+    check "the web front end must not import storage, a service's adapter or the terminal" \
+        "^(@testable )?import (Services|API|HTTPClient|Persistence|PostgresPersistence|PostgresSupport|PostgresNIO|FixtureServer|GRDB|StandupsStore|PostgresStandups|SpeechRecognizer|CPocketsphinx|LiveProviders|TerminalUI|ComicsTerminal|StandupsTerminal|ComicsApp|StandupsApp)\b" \
+        Web
+    check "storage must not import a feature, a view or a front end" \
+        "^(@testable )?import ($front_ends|MainFeature|ComicsFeature|FavouritesFeature|AppFeature|StandupForm|StandupsList|StandupDetail|RecordMeeting|MeetingRooms|ComicsTerminal|ComicsWebViews|StandupsTerminal|StandupsWebViews|Services|ComicsWeb|StandupsWeb|ComicsApp|StandupsApp)\b" \
+        Persistence
+    check "nothing imports the program" '^(@testable )?import (ComicsApp|StandupsApp)\b' .
+    check "the shipped program must not link a test library" \
+        '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting|PostgresTesting)\b' \
+        $(ls -d App Features Views Services Persistence Web Models FixtureServer 2>/dev/null)
+    cd ../..
+done
+
+# --- Comics: the live services know the store's port, never an engine's
+# adapter; xkcd's API and the fixture server know no feature.
 cd Examples/Comics
-check "a scene must not import adapters or infrastructure below it" \
-    '^(@testable )?import (Services|API|HTTPClient|Persistence|PostgresPersistence|PostgresSupport|PostgresNIO|FixtureServer|Hummingbird|HummingbirdCore|NIOCore|GRDB|WebServer|WebHost|ServerSupport|App)\b' \
-    Scenes
-check "infrastructure must not import a feature or an adapter" \
-    '^import (ComicsScene|FavouritesScene|MainScene|Services|WebServer|App)\b' API Persistence PostgresPersistence \
-    FixtureServer
-check "the adapters know the store's port, never an engine's adapter" \
-    '^import (PostgresPersistence|PostgresSupport|PostgresNIO|GRDB)\b' Services
-check "the web front end must not import adapters or storage" \
-    '^import (Services|API|HTTPClient|Persistence|PostgresPersistence|PostgresSupport|PostgresNIO|FixtureServer|GRDB|TerminalUI|App)\b' WebServer
-check "nothing imports App" '^(@testable )?import App\b' .
-check "the shipped program must not link a test library" \
-    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting|PostgresTesting)\b' App Scenes Services API \
-    Persistence PostgresPersistence FixtureServer WebServer
+check "the live services know the store's port, never an engine's adapter" \
+    '^import (PostgresPersistence|PostgresSupport|PostgresNIO|GRDB)\b' Services/Live
+check "xkcd's API, the fixture server and storage must not import a feature or a service" \
+    '^import (ComicsFeature|FavouritesFeature|MainFeature|Services|ComicsWeb|ComicsApp)\b' Services/API FixtureServer \
+    Persistence
 if awk '/executableTarget\(/,/path: "App"\)/' Package.swift | grep -qE 'OakTesting|TerminalTesting|WebTesting|PostgresTesting'; then
     fail "Examples/Comics/Package.swift: the comics executable depends on a test library"
 fi
 cd ../..
 
-# --- Standups (decision 0027): Core models know nothing else; providers know
-# models and Oak; modules (features) never import an adapter or a store;
-# nothing imports the injector.
+# --- Standups (decisions 0027, 0053): the models know nothing else; the
+# ports shared by features (Services/StandupsProvider, Services/Devices) know
+# the models and Oak; the speech recogniser (an adapter) knows nothing of
+# the app; the live services never import a feature.
 cd Examples/Standups
-standups_adapters='StandupsStore|PostgresStandups|PostgresSupport|Speech|SpeechRecognizer|CPocketsphinx|LiveProviders|GRDB|Hummingbird|HummingbirdCore|NIOCore|PostgresNIO|WebHost|ServerSupport|App'
+features='StandupForm|StandupsList|StandupDetail|RecordMeeting|MeetingRooms|AppFeature'
 check "the models must not import anything of the app" \
-    '^(@testable )?import (Devices|StandupsProvider|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|Oak|'"$standups_adapters"')\b' \
-    Core/Models
-check "a provider must not import a feature or an adapter" \
-    '^(@testable )?import (StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|'"$standups_adapters"')\b' \
-    Providers/StandupsProvider Providers/Devices
+    "^(@testable )?import (Devices|StandupsProvider|$features|Components|Oak|StandupsStore|PostgresStandups|SpeechRecognizer|LiveProviders|GRDB|StandupsApp)\b" \
+    Models
+check "a port shared by features must not import a feature, a view or an adapter" \
+    "^(@testable )?import ($features|Components|StandupsIntents|StandupsStore|PostgresStandups|PostgresSupport|SpeechRecognizer|CPocketsphinx|LiveProviders|GRDB|$front_ends|$infrastructure|StandupsApp)\b" \
+    Services/StandupsProvider Services/Devices
 check "the speech recogniser (an adapter) must not import Oak, the models or anything above them" \
-    '^(@testable )?import (Oak|Models|Devices|StandupsProvider|LiveProviders|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|App)\b' \
-    Core/SpeechRecognizer
-# Providers/Live is the adapter side of the providers (their live()): it may
-# import the Core adapters, never a feature; so may the PostgreSQL adapter.
-check "the providers' live dependencies must not import a feature" \
-    '^(@testable )?import (StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|App)\b' \
-    Providers/Live Providers/Postgres
-check "a feature must not import an adapter or a store" \
-    '^(@testable )?import ('"$standups_adapters"')\b' Modules
+    '^(@testable )?import (Oak|Models|Devices|StandupsProvider|LiveProviders|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|StandupsApp)\b' \
+    Services/SpeechRecognizer
+check "the live services must not import a feature" \
+    "^(@testable )?import ($features|Components|StandupsIntents|StandupsApp)\b" Services/Live Persistence/Postgres
 check "the intents and the SwiftUI views must not import a terminal library" \
-    '^(@testable )?import (TerminalUI|CNcurses|Components|StandupsTerminal)\b' Modules/Intents Modules/SwiftUI
+    '^(@testable )?import (TerminalUI|CNcurses|Components|StandupsTerminal)\b' Views/Intents Views/SwiftUI
 check "a component must not import a feature, a provider or an adapter" \
-    '^(@testable )?import (Oak|Devices|StandupsProvider|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|StandupsTerminal|'"$standups_adapters"')\b' \
-    Components
-check "nothing imports App" '^(@testable )?import App\b' .
-check "the shipped program must not link a test library" \
-    '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting)\b' Core Providers Modules Components Web App
-check "the web front end must not import the store, the recogniser or the terminal" \
-    '^(@testable )?import (StandupsStore|SpeechRecognizer|CPocketsphinx|LiveProviders|GRDB|TerminalUI|StandupsTerminal|App)\b' Web
+    "^(@testable )?import (Oak|Devices|StandupsProvider|$features|StandupsTerminal|StandupsStore|PostgresStandups|SpeechRecognizer|LiveProviders|GRDB|StandupsApp)\b" \
+    Views/Components
 cd ../..
 
 # --- The template of a new app (Templates/App, made by Scripts/new-app): the
@@ -91,11 +101,11 @@ cd ../..
 cd Templates/App
 check "the template's feature must not import its views, its store, the program or infrastructure below it" \
     '^(@testable )?import (__Name__Views|__Name__Store|__name__|GRDB|SQLiteSupport|TerminalUI|WebUI|WebHost|AppCommands)\b' \
-    Sources/Feature
+    Features
 check "the template's views must not import its store or the program" \
-    '^(@testable )?import (__Name__Store|__name__|GRDB|SQLiteSupport|AppCommands)\b' Sources/Views
+    '^(@testable )?import (__Name__Store|__name__|GRDB|SQLiteSupport|AppCommands)\b' Views
 check "the template's store must not import a front end" \
-    '^(@testable )?import (__Name__Views|__name__|TerminalUI|WebUI|WebHost|AppCommands)\b' Sources/Store
+    '^(@testable )?import (__Name__Views|__name__|TerminalUI|WebUI|WebHost|AppCommands)\b' Persistence
 cd ../..
 
 if [ "$status" -eq 0 ]; then echo "dependency rules hold"; fi

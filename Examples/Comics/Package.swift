@@ -1,10 +1,11 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The Comics reference app: feature modules (Scenes/*) with small ports,
-// adapters (Services) over infrastructure (API, Persistence, and AppSupport's
-// HTTP client), the terminal and web front ends of AppSupport configured
-// with the scenes' views, an xkcd-compatible fixture server for tests and
+// The Comics reference app, in the layout every app here shares (decision
+// 0053): features (Features/*) with small ports, their views a front end
+// at a time (Views/*), the ports' live side (Services/*) over storage
+// (Persistence/*) and AppSupport's infrastructure, the web host's
+// configuration (Web), an xkcd-compatible fixture server for tests and
 // offline use, and a thin injector (App, the `comics` program).
 // Dependency rules: Documentation/Decisions and Examples/Comics/README.md;
 // `Scripts/check-dependencies.sh` checks them in CI.
@@ -12,7 +13,7 @@ let package = Package(
     name: "Comics",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        .executable(name: "comics", targets: ["App"])
+        .executable(name: "comics", targets: ["ComicsApp"])
     ],
     dependencies: [
         .package(name: "Oak", path: "../.."),
@@ -27,56 +28,73 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        // xkcd DTOs and endpoint paths; no domain types.
-        .target(name: "API", path: "API"),
-        // Favourites in SQLite through GRDB.
+        // Features (UI-free: no front end's library): domain types,
+        // transducer, port (with its mock), intents.
+        .target(
+            name: "ComicsFeature",
+            dependencies: [.product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport")],
+            path: "Features/Comics"),
+        .target(
+            name: "FavouritesFeature",
+            dependencies: [.product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport")],
+            path: "Features/Favourites"),
+        .target(
+            name: "MainFeature",
+            dependencies: [
+                .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
+                "ComicsFeature", "FavouritesFeature",
+            ],
+            path: "Features/Main"),
+        // Views: one module a front end, one file a feature.
+        .target(
+            name: "ComicsTerminal",
+            dependencies: [
+                .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
+                .product(name: "TerminalUI", package: "AppSupport"), "ComicsFeature", "FavouritesFeature",
+                "MainFeature",
+            ],
+            path: "Views/Terminal"),
+        .target(
+            name: "ComicsWebViews",
+            dependencies: [
+                .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
+                .product(name: "WebUI", package: "AppSupport"), "ComicsFeature", "FavouritesFeature", "MainFeature",
+            ],
+            path: "Views/Web"),
+        .target(
+            name: "ComicsSwiftUI",
+            dependencies: [
+                .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
+                "ComicsFeature", "FavouritesFeature", "MainFeature",
+            ],
+            path: "Views/SwiftUI"),
+        // Services: the ports' live side, over xkcd's API (DTOs and
+        // endpoint paths, no domain types) and AppSupport's HTTP client.
+        .target(name: "API", path: "Services/API"),
+        .target(
+            name: "Services",
+            dependencies: [
+                "ComicsFeature", "FavouritesFeature", "API", "Persistence",
+                .product(name: "Common", package: "AppSupport"), .product(name: "HTTPClient", package: "AppSupport"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/Live"),
+        // Persistence: favourites in SQLite through GRDB, and in PostgreSQL
+        // shared by several server processes (postgres-nio through
+        // AppSupport's PostgresSupport).
         .target(
             name: "Persistence",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "SQLiteSupport", package: "AppSupport"),
             ],
-            path: "Persistence"),
-        // Favourites in PostgreSQL, shared by several server processes
-        // (postgres-nio through AppSupport's PostgresSupport).
+            path: "Persistence/SQLite"),
         .target(
             name: "PostgresPersistence",
             dependencies: [
                 "Persistence", .product(name: "PostgresSupport", package: "AppSupport"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
-            path: "PostgresPersistence"),
-        // Features: domain types, transducer, port, views.
-        .target(
-            name: "ComicsScene",
-            dependencies: [
-                .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
-                .product(name: "TerminalUI", package: "AppSupport"), .product(name: "WebUI", package: "AppSupport"),
-            ],
-            path: "Scenes/Comics"),
-        .target(
-            name: "FavouritesScene",
-            dependencies: [
-                .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
-                .product(name: "TerminalUI", package: "AppSupport"), .product(name: "WebUI", package: "AppSupport"),
-            ],
-            path: "Scenes/Favourites"),
-        .target(
-            name: "MainScene",
-            dependencies: [
-                .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
-                .product(name: "TerminalUI", package: "AppSupport"), .product(name: "WebUI", package: "AppSupport"),
-                "ComicsScene", "FavouritesScene",
-            ],
-            path: "Scenes/Main"),
-        // Adapters: the ports' live implementations.
-        .target(
-            name: "Services",
-            dependencies: [
-                "ComicsScene", "FavouritesScene", "API", "Persistence",
-                .product(name: "Common", package: "AppSupport"), .product(name: "HTTPClient", package: "AppSupport"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Services"),
+            path: "Persistence/Postgres"),
         // An xkcd-compatible server on loopback with a catalog of our own.
         .target(
             name: "FixtureServer",
@@ -89,17 +107,18 @@ let package = Package(
             ],
             path: "FixtureServer"),
         // The web front end: the app's configuration of the generic web
-        // host (AppSupport's WebHost), built from the scenes' web views.
+        // host (AppSupport's WebHost), built from the web views.
         .target(
-            name: "WebServer",
+            name: "ComicsWeb",
             dependencies: [
                 .product(name: "Oak", package: "Oak"), .product(name: "WebHost", package: "AppSupport"),
-                .product(name: "WebUI", package: "AppSupport"), "MainScene", "ComicsScene", "FavouritesScene",
+                .product(name: "WebUI", package: "AppSupport"), "MainFeature", "ComicsFeature", "FavouritesFeature",
+                "ComicsWebViews",
             ],
-            path: "WebServer"),
+            path: "Web"),
         // The injector: options, adapters, start.
         .executableTarget(
-            name: "App",
+            name: "ComicsApp",
             dependencies: [
                 .product(name: "Oak", package: "Oak"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -107,35 +126,37 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Common", package: "AppSupport"), .product(name: "TerminalUI", package: "AppSupport"),
                 .product(name: "HTTPClient", package: "AppSupport"), .product(name: "WebHost", package: "AppSupport"),
-                "ComicsScene", "FavouritesScene", "MainScene", "Services", "Persistence", "PostgresPersistence",
-                .product(name: "PostgresSupport", package: "AppSupport"), "FixtureServer", "WebServer",
+                "ComicsFeature", "FavouritesFeature", "MainFeature", "ComicsTerminal", "Services", "Persistence",
+                "PostgresPersistence", .product(name: "PostgresSupport", package: "AppSupport"), "FixtureServer",
+                "ComicsWeb",
             ],
             path: "App"),
         .testTarget(
-            name: "ComicsSceneTests",
+            name: "ComicsFeatureTests",
             dependencies: [
-                "ComicsScene", .product(name: "OakTesting", package: "Oak"),
+                "ComicsFeature", .product(name: "OakTesting", package: "Oak"),
                 .product(name: "Oak", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
             ],
-            path: "Tests/ComicsSceneTests"),
+            path: "Tests/ComicsFeatureTests"),
         .testTarget(
-            name: "FavouritesSceneTests",
+            name: "FavouritesFeatureTests",
             dependencies: [
-                "FavouritesScene", .product(name: "OakTesting", package: "Oak"), .product(name: "Oak", package: "Oak"),
+                "FavouritesFeature", .product(name: "OakTesting", package: "Oak"),
+                .product(name: "Oak", package: "Oak"),
             ],
-            path: "Tests/FavouritesSceneTests"),
+            path: "Tests/FavouritesFeatureTests"),
         .testTarget(
-            name: "MainSceneTests",
+            name: "MainFeatureTests",
             dependencies: [
-                "MainScene", "ComicsScene", "FavouritesScene", .product(name: "TerminalUI", package: "AppSupport"),
-                .product(name: "WebUI", package: "AppSupport"),
+                "MainFeature", "ComicsFeature", "FavouritesFeature", "ComicsTerminal", "ComicsWebViews",
+                .product(name: "TerminalUI", package: "AppSupport"), .product(name: "WebUI", package: "AppSupport"),
                 .product(name: "OakTesting", package: "Oak"), .product(name: "Oak", package: "Oak"),
             ],
-            path: "Tests/MainSceneTests"),
+            path: "Tests/MainFeatureTests"),
         .testTarget(
             name: "ServicesTests",
             dependencies: [
-                "Services", "FixtureServer", "ComicsScene", "FavouritesScene", "API", "Persistence",
+                "Services", "FixtureServer", "ComicsFeature", "FavouritesFeature", "API", "Persistence",
                 .product(name: "HTTPClient", package: "AppSupport"), .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Tests/ServicesTests"),
@@ -155,25 +176,25 @@ let package = Package(
             ],
             path: "Tests/PersistenceTests"),
         .testTarget(
-            name: "WebServerTests",
+            name: "ComicsWebTests",
             dependencies: [
-                "WebServer", "MainScene", "ComicsScene", "FavouritesScene", "Services", "FixtureServer",
-                "Persistence", .product(name: "WebHost", package: "AppSupport"),
+                "ComicsWeb", "MainFeature", "ComicsFeature", "FavouritesFeature", "ComicsWebViews", "Services",
+                "FixtureServer", "Persistence", .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "WebUI", package: "AppSupport"), .product(name: "WebTesting", package: "AppSupport"),
                 .product(name: "Oak", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            path: "Tests/WebServerTests"),
+            path: "Tests/ComicsWebTests"),
         .testTarget(
-            name: "AppTests",
+            name: "ComicsAppTests",
             dependencies: [
-                "App", "FixtureServer", .product(name: "TerminalTesting", package: "AppSupport"),
+                "ComicsApp", "FixtureServer", .product(name: "TerminalTesting", package: "AppSupport"),
                 .product(name: "WebTesting", package: "AppSupport"),
                 .product(name: "PostgresTesting", package: "AppSupport"),
                 .product(name: "PostgresSupport", package: "AppSupport"),
             ],
-            path: "Tests/AppTests"),
+            path: "Tests/ComicsAppTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,16 +2,19 @@
 import PackageDescription
 
 // The Standups reference app (seed 004's Scrumdinger re-implementation, in
-// Oak): Core (models; the store and the speech recogniser as adapters),
-// Providers (ports with live and mock dependencies), Components (views of
-// values), Modules (the features: transducers and their screens) and the
-// injector (App, the `standups` program). Decision 0027 maps seed 004's
-// vocabulary onto seed 000's; README.md has the layout and the rules.
+// Oak), in the layout every app here shares (decision 0053): Models (the
+// domain's values), Features (transducers and their ports, no front end's
+// library), Views (one module a front end, one file a feature), Services
+// (ports shared by features, with their live and mock values, and the
+// devices' adapters), Persistence (SQLite, PostgreSQL), Web (the web host's
+// configuration) and the injector (App, the `standups` program). Decision
+// 0027 maps seed 004's vocabulary onto it; README.md has the layout and the
+// rules.
 let package = Package(
     name: "Standups",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        .executable(name: "standups", targets: ["App"])
+        .executable(name: "standups", targets: ["StandupsApp"])
     ],
     dependencies: [
         .package(name: "Oak", path: "../.."),
@@ -24,12 +27,12 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        // Core: the domain's values, no behaviour beyond their rules.
+        // Models: the domain's values, no behaviour beyond their rules.
         .target(
             name: "Models",
             dependencies: [.product(name: "IdentifiedCollections", package: "swift-identified-collections")],
-            path: "Core/Models"),
-        // Core: the store, SQLite through GRDB (an adapter: knows only the
+            path: "Models"),
+        // Persistence: the store, SQLite through GRDB (an adapter: knows only the
         // models).
         .target(
             name: "StandupsStore",
@@ -38,8 +41,8 @@ let package = Package(
                 .product(name: "SQLiteSupport", package: "AppSupport"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ],
-            path: "Core/StandupsStore"),
-        // Providers: the stand-ups provider (a run of its own), and the
+            path: "Persistence/SQLite"),
+        // Services: the stand-ups provider (a run of its own), and the
         // devices' ports (speech, sound), each with its mock.
         .target(
             name: "StandupsProvider",
@@ -47,14 +50,14 @@ let package = Package(
                 "Models", .product(name: "Oak", package: "Oak"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ],
-            path: "Providers/StandupsProvider"),
-        .target(name: "Devices", dependencies: ["Models"], path: "Providers/Devices"),
-        // The providers' live dependencies, over the Core adapters.
+            path: "Services/StandupsProvider"),
+        .target(name: "Devices", dependencies: ["Models"], path: "Services/Devices"),
+        // Services: the providers' live dependencies, over the adapters.
         .target(
             name: "LiveProviders",
             dependencies: ["Models", "StandupsProvider", "StandupsStore", "SpeechRecognizer", "Devices"],
-            path: "Providers/Live"),
-        // The stand-ups provider's dependencies over PostgreSQL, for several
+            path: "Services/Live"),
+        // Persistence: the stand-ups provider's dependencies over PostgreSQL, for several
         // server processes sharing one database (an adapter, like the
         // SQLite store), and where each stand-up's meetings run.
         .target(
@@ -64,35 +67,35 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ],
-            path: "Providers/Postgres"),
-        // Core: the speech recogniser, pocketsphinx offline (an adapter:
+            path: "Persistence/Postgres"),
+        // Services: the speech recogniser, pocketsphinx offline (an adapter:
         // loads the library at run time; "restricted" where it is missing).
         // No pkg-config: it would link the library, and a program built
         // where it is installed would not start without it (decision 0047).
-        .systemLibrary(name: "CPocketsphinx", path: "Core/CPocketsphinx"),
-        .target(name: "SpeechRecognizer", dependencies: ["CPocketsphinx"], path: "Core/SpeechRecognizer"),
-        // Modules: the features. The form (embedded by the list and the
+        .systemLibrary(name: "CPocketsphinx", path: "Services/CPocketsphinx"),
+        .target(name: "SpeechRecognizer", dependencies: ["CPocketsphinx"], path: "Services/SpeechRecognizer"),
+        // Features. The form (embedded by the list and the
         // detail).
         .target(
             name: "StandupForm",
             dependencies: [
                 "Models", .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
             ],
-            path: "Modules/StandupForm"),
+            path: "Features/StandupForm"),
         // The list, and a stand-up's screen.
         .target(
             name: "StandupsList",
             dependencies: ["Models", "StandupForm", .product(name: "Oak", package: "Oak")],
-            path: "Modules/StandupsList"),
+            path: "Features/StandupsList"),
         .target(
             name: "StandupDetail",
             dependencies: ["Models", "Devices", "StandupForm", .product(name: "Oak", package: "Oak")],
-            path: "Modules/StandupDetail"),
+            path: "Features/StandupDetail"),
         // The meeting.
         .target(
             name: "RecordMeeting",
             dependencies: ["Models", "Devices", .product(name: "Oak", package: "Oak")],
-            path: "Modules/RecordMeeting"),
+            path: "Features/RecordMeeting"),
         // The meetings in progress, one run each, shared by their viewers.
         .target(
             name: "MeetingRooms",
@@ -100,7 +103,7 @@ let package = Package(
                 "Models", "Devices", "RecordMeeting", "StandupsProvider", .product(name: "Oak", package: "Oak"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Modules/MeetingRooms"),
+            path: "Features/MeetingRooms"),
         // The root: navigation, the provider, quitting.
         .target(
             name: "AppFeature",
@@ -108,8 +111,8 @@ let package = Package(
                 "Models", "Devices", "MeetingRooms", "StandupsProvider", "StandupsList", "StandupDetail",
                 "RecordMeeting", .product(name: "Oak", package: "Oak"),
             ],
-            path: "Modules/AppFeature"),
-        // Components: the terminal's building blocks (cards, text fields,
+            path: "Features/AppFeature"),
+        // Views: the terminal's building blocks (cards, text fields,
         // progress, dialogs), rendering values only.
         .target(
             name: "Components",
@@ -117,7 +120,7 @@ let package = Package(
                 "Models", .product(name: "TerminalUI", package: "AppSupport"),
                 .product(name: "Common", package: "AppSupport"),
             ],
-            path: "Components"),
+            path: "Views/Components"),
         // The features' terminal views, in one target so that the features
         // themselves link no terminal library (their intents are
         // StandupsIntents', which every front end shares).
@@ -128,7 +131,7 @@ let package = Package(
                 "StandupsIntents", "Models", "Components", .product(name: "Oak", package: "Oak"),
                 .product(name: "TerminalUI", package: "AppSupport"), .product(name: "Common", package: "AppSupport"),
             ],
-            path: "Modules/Terminal"),
+            path: "Views/Terminal"),
         // The intents of one state of the app, shared by the front ends
         // (terminal, SwiftUI): Oak and the features only.
         .target(
@@ -136,7 +139,7 @@ let package = Package(
             dependencies: [
                 "AppFeature", "StandupDetail", "RecordMeeting", "Models", .product(name: "Oak", package: "Oak"),
             ],
-            path: "Modules/Intents"),
+            path: "Views/Intents"),
         // The features' SwiftUI views (Apple platforms; empty elsewhere,
         // type-checked on Linux by Tools/SwiftUICheck).
         .target(
@@ -145,7 +148,7 @@ let package = Package(
                 "AppFeature", "StandupDetail", "RecordMeeting", "StandupForm", "StandupsIntents", "Models",
                 .product(name: "Oak", package: "Oak"),
             ],
-            path: "Modules/SwiftUI"),
+            path: "Views/SwiftUI"),
         // The features' web views (HTML, forms that post intents by name).
         .target(
             name: "StandupsWebViews",
@@ -154,7 +157,7 @@ let package = Package(
                 "StandupsProvider", "Models", .product(name: "Oak", package: "Oak"),
                 .product(name: "WebUI", package: "AppSupport"),
             ],
-            path: "Modules/Web"),
+            path: "Views/Web"),
         // The web front end: the generic web host configured for the app.
         .target(
             name: "StandupsWeb",
@@ -165,7 +168,7 @@ let package = Package(
             path: "Web"),
         // The injector: options, adapters, start.
         .executableTarget(
-            name: "App",
+            name: "StandupsApp",
             dependencies: [
                 "AppFeature", "Devices", "LiveProviders", "Models", "RecordMeeting", "SpeechRecognizer",
                 "StandupDetail", "StandupsProvider", "StandupsStore", "StandupsTerminal", "StandupsWeb",
@@ -268,7 +271,7 @@ let package = Package(
         .testTarget(
             name: "StandupsAppTests",
             dependencies: [
-                "App", "StandupsTestSupport", .product(name: "TerminalTesting", package: "AppSupport"),
+                "StandupsApp", "StandupsTestSupport", .product(name: "TerminalTesting", package: "AppSupport"),
                 "Models", "PostgresStandups", "StandupsStore", .product(name: "WebTesting", package: "AppSupport"),
                 .product(name: "PostgresTesting", package: "AppSupport"),
                 .product(name: "PostgresSupport", package: "AppSupport"),

@@ -20,7 +20,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
             ],
-            path: "Sources/Feature"),
+            path: "Features/ItemList"),
         // How it looks in a terminal and in a browser.
         .target(
             name: "__Name__Views",
@@ -30,7 +30,7 @@ let package = Package(
                 .product(name: "TerminalUI", package: "AppSupport"),
                 .product(name: "WebUI", package: "AppSupport"), .product(name: "WebHost", package: "AppSupport"),
             ],
-            path: "Sources/Views"),
+            path: "Views"),
         // The port's adapter: the items in SQLite.
         .target(
             name: "__Name__Store",
@@ -38,7 +38,7 @@ let package = Package(
                 "__Name__Feature", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SQLiteSupport", package: "AppSupport"),
             ],
-            path: "Sources/Store"),
+            path: "Persistence"),
         // The program: options, injection, front ends.
         .executableTarget(
             name: "__name__",
@@ -49,7 +49,7 @@ let package = Package(
                 .product(name: "TerminalUI", package: "AppSupport"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/App"),
+            path: "App"),
         .testTarget(
             name: "__Name__FeatureTests",
             dependencies: [

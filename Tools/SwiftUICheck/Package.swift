@@ -1,28 +1,25 @@
 // swift-tools-version: 6.1
 // CI-only package: type-checks Oak's SwiftUI adapter (Sources/Oak/SwiftUI),
-// the README's SwiftUI snippets, the SwiftUI views of the Comics app's scenes
-// (Examples/Comics/Scenes/*/*SwiftUIView.swift) and those of the Standups
-// app's features (Examples/Standups/Modules/SwiftUI) on Linux, where SwiftUI
-// does not exist, against a minimal stand-in module named `SwiftUI`
-// (Sources/SwiftUI). Nothing here is run. Build it with
+// the README's SwiftUI snippets, the Comics app's SwiftUI views
+// (Examples/Comics/Views/SwiftUI) and the Standups app's
+// (Examples/Standups/Views/SwiftUI) on Linux, where SwiftUI does not exist,
+// against a minimal stand-in module named `SwiftUI` (Sources/SwiftUI).
+// Nothing here is run. Build it with
 //
 //     swift build --package-path Tools/SwiftUICheck -Xswiftc -warnings-as-errors
 //
 // `Sources/Oak` is a symbolic link to the library's sources, compiled here as
 // module `Oak` with the stand-in as a dependency, so `#if canImport(SwiftUI)`
 // holds and the adapter compiles inside Oak exactly as on Apple platforms.
-// Likewise `Sources/ComicsScene`, `FavouritesScene` and `MainScene` are
-// symbolic links to the Comics app's modules of the same names, whose SwiftUI
-// views compile only here on Linux, and `Common`, `TerminalUI`, `WebUI` and
-// `CNcurses` to the AppSupport modules they depend on. `Sources/StandupsSwiftUI`
-// links to the Standups app's SwiftUI views (Modules/SwiftUI), and `Models`,
-// `Devices`, `StandupsProvider`, `StandupForm`, `StandupsList`,
-// `StandupDetail`, `RecordMeeting`, `MeetingRooms`, `AppFeature` and `StandupsIntents` to the
-// Standups modules they depend on (the features, their intents, and the
-// models and providers below them; no adapter). Keep the dependencies of the
-// `Oak` target in step with ../../Package.swift, and those of the others with
-// ../../Examples/Comics/Package.swift, ../../Examples/Standups/Package.swift
-// and ../../Examples/AppSupport/Package.swift.
+// Likewise `Sources/ComicsSwiftUI` and `Sources/StandupsSwiftUI` are
+// symbolic links to the apps' SwiftUI views, whose code compiles only here
+// on Linux, and the other links to the modules those views depend on: the
+// apps' features (UI-free, decision 0053), their intents, and the models
+// and ports below them (no adapter), and AppSupport's `Common`. Keep the
+// dependencies of the `Oak` target in step with ../../Package.swift, and
+// those of the others with ../../Examples/Comics/Package.swift,
+// ../../Examples/Standups/Package.swift and
+// ../../Examples/AppSupport/Package.swift.
 // Linux only: on Apple platforms the stand-in would shadow the real SwiftUI.
 import PackageDescription
 
@@ -58,21 +55,16 @@ let package = Package(
         .target(name: "ArticleSnippets", dependencies: ["Oak", "SwiftUI"]),
         // `TransducerView` in every spelling of code written against Oak 0.34.
         .target(name: "OakSpellingViews", dependencies: ["Oak", "SwiftUI"]),
-        // The Comics app's scenes with their SwiftUI views, and the modules
-        // they depend on (as in Examples/Comics/Package.swift, plus SwiftUI).
+        // The Comics app's SwiftUI views, and the modules they depend on (as
+        // in Examples/Comics/Package.swift, plus SwiftUI).
         .target(name: "Common"),
-        .systemLibrary(
-            name: "CNcurses", path: "Sources/CNcurses",
-            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
-        .target(name: "TerminalUI", dependencies: ["CNcurses", "Common", "Oak"]),
-        .target(name: "WebUI", dependencies: ["Common", "Oak"]),
-        .target(name: "ComicsScene", dependencies: ["Oak", "Common", "TerminalUI", "WebUI", "SwiftUI"]),
-        .target(name: "FavouritesScene", dependencies: ["Oak", "Common", "TerminalUI", "WebUI", "SwiftUI"]),
+        .target(name: "ComicsFeature", dependencies: ["Oak", "Common"]),
+        .target(name: "FavouritesFeature", dependencies: ["Oak", "Common"]),
+        .target(name: "MainFeature", dependencies: ["Oak", "Common", "ComicsFeature", "FavouritesFeature"]),
         .target(
-            name: "MainScene",
-            dependencies: ["Oak", "Common", "TerminalUI", "WebUI", "ComicsScene", "FavouritesScene", "SwiftUI"]),
-        // The Standups app's features with their SwiftUI views, and the
-        // modules they depend on (as in Examples/Standups/Package.swift, plus
+            name: "ComicsSwiftUI",
+            dependencies: ["Oak", "Common", "ComicsFeature", "FavouritesFeature", "MainFeature", "SwiftUI"]),
+        // The Standups app's SwiftUI views, and the modules they depend on (as in Examples/Standups/Package.swift, plus
         // SwiftUI).
         .target(
             name: "Models",

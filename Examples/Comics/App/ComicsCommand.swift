@@ -4,9 +4,10 @@
 
 import AppCommands
 import ArgumentParser
-import ComicsScene
+import ComicsFeature
+import ComicsTerminal
 import Foundation
-import MainScene
+import MainFeature
 import TerminalUI
 
 @main
@@ -28,23 +29,12 @@ struct Sources: ParsableArguments {
     @Flag(help: "Read comics from https://xkcd.com instead of the offline catalog.")
     var live = false
 
-    @Option(help: "Where favourites are kept (default: $XDG_DATA_HOME/oak-comics, else ~/.local/share/oak-comics).")
-    var dataDir: String?
+    @OptionGroup var storage: StorageOptions<ComicsCommand>
+}
 
-    @Option(
-        help: ArgumentHelp(
-            "Keep favourites in PostgreSQL instead (default: $DATABASE_URL, if set), shared by every process that "
-                + "names it.", valueName: "postgres://user[:password]@host[:port]/database"))
-    var database: String?
-
-    /// Where the favourites are kept.
-    func place() throws -> StoragePlace {
-        try StoragePlace(dataDir: dataDir, database: database, app: "oak-comics", keeping: "favourites")
-    }
-
-    func validate() throws {
-        _ = try place()
-    }
+extension ComicsCommand: StorageNaming {
+    static let dataFolder = "oak-comics"
+    static let kept = "favourites"
 }
 
 struct Browse: AsyncParsableCommand {

@@ -4,12 +4,13 @@
 // command's services, which close it when the command ends.
 
 import AppCommands
-import ComicsScene
-import FavouritesScene
+import ComicsFeature
+import ComicsTerminal
+import FavouritesFeature
 import FixtureServer
 import Foundation
 import Logging
-import MainScene
+import MainFeature
 import Persistence
 import PostgresPersistence
 import PostgresSupport
@@ -52,19 +53,15 @@ extension Sources {
     private func favourites(
         readOnly: Bool, services: inout AppServices
     ) async throws -> Result<any FavouritesStorage, PersistenceError> {
-        switch try place() {
-        case .database(let location):
-            let logger = Logger(label: "oak.comics.database")
-            let database = try await StoragePlace.open(location, logger: logger)
-            services.closing("the database") { await database.close() }
+        let logger = Logger(label: "oak.comics.database")
+        switch try await storage.open(writing: !readOnly, services: &services, logger: logger) {
+        case .database(let database):
             do throws(PersistenceError) {
                 return .success(try await PostgresFavourites.open(database, logger: logger))
             } catch {
                 throw CommandError(error.description)
             }
         case .directory(let directory):
-            // A parent that cannot be made is the store's to report.
-            if dataDir == nil, !readOnly { try? StoragePlace.makeParent(of: directory, keeping: "favourites") }
             return Result { () throws(PersistenceError) -> any FavouritesStorage in
                 readOnly ? try FavouritesStore(readingFrom: directory) : try FavouritesStore(directory: directory)
             }

@@ -1,17 +1,15 @@
 // `comics serve`: the same features, hosted per browser session by the web
-// front end (WebServer), served by AppSupport's `serve` command. Options
+// front end (ComicsWeb), served by AppSupport's `serve` command. Options
 // and injection only.
 
 import AppCommands
-import WebServer
+import ComicsWeb
 
 /// What `comics serve` serves: the options `COMICS_PORT`, `COMICS_LIVE`…
 /// may give too.
 enum ComicsServed: ServedApp {
     static let variablePrefix = "COMICS_"
-    static let variables = [
-        EnvironmentOption("live", .flag), EnvironmentOption("data-dir"), EnvironmentOption("database"),
-    ]
+    static let variables = [EnvironmentOption("live", .flag)] + StorageOptions<ComicsCommand>.variables
 
     /// The web front end over the live ports (images loaded: a page shows
     /// them), its catalog server and storage closed when the server stops.

@@ -3,8 +3,8 @@
 
 import AppCommands
 import ArgumentParser
-import ComicsScene
-import FavouritesScene
+import ComicsFeature
+import FavouritesFeature
 import Foundation
 import Services
 

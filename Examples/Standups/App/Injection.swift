@@ -25,16 +25,13 @@ import TerminalUI
 
 extension StoreOptions {
     /// The stand-ups' store: the database's, or the data directory's file.
-    func storage(services: inout AppServices) async throws -> Storage {
-        switch try place() {
+    func open(services: inout AppServices) async throws -> Storage {
+        let logger = Logger(label: "oak.standups.database")
+        switch try await storage.open(services: &services, logger: logger) {
         case .directory(let directory):
-            if dataDir == nil { try StoragePlace.makeParent(of: directory, keeping: "stand-ups") }
             let store = StandupsStore(directory: directory)
             return Storage(standups: .live(store), checkpoints: .live(store), postgres: nil)
-        case .database(let location):
-            let logger = Logger(label: "oak.standups.database")
-            let database = try await StoragePlace.open(location, logger: logger)
-            services.closing("the storage") { await database.close() }
+        case .database(let database):
             do throws(StoreFailure) {
                 let store = try await PostgresStandups.open(database, logger: logger)
                 // Meetings in progress are kept in the database too; the
@@ -80,7 +77,7 @@ enum Injection {
         _ options: StoreOptions, audio: String?, noSpeech: Bool, terminal: Terminal, unsaved: Unsaved,
         services: inout AppServices
     ) async throws -> AppFeature.Env {
-        let storage = try await options.storage(services: &services)
+        let storage = try await options.open(services: &services)
         let database = storage.postgres?.database
         let clock = options.clock
         let speech = await LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
@@ -121,7 +118,7 @@ enum Injection {
     /// left, then the claims and the storage close.
     static func web(_ options: ServeAppOptions, services: inout AppServices) async throws -> StandupsWeb {
         let logger = Logger(label: "oak.standups.web")
-        let storage = try await options.store.storage(services: &services)
+        let storage = try await options.store.open(services: &services)
         let database = storage.postgres?.database
         // A meeting hears its viewers' browsers: whoever turns on their
         // microphone first holds the meeting's floor. The server's own

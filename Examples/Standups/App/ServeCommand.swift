@@ -12,10 +12,11 @@ import StandupsWeb
 /// `STANDUPS_NO_SPEECH`… may give too.
 enum StandupsServed: ServedApp {
     static let variablePrefix = "STANDUPS_"
-    static let variables = [
-        EnvironmentOption("no-speech", .flag), EnvironmentOption("max-recordings"), EnvironmentOption("public-url"),
-        EnvironmentOption("data-dir"), EnvironmentOption("database"), EnvironmentOption("speed"),
-    ]
+    static let variables =
+        [
+            EnvironmentOption("no-speech", .flag), EnvironmentOption("max-recordings"), EnvironmentOption("public-url"),
+            EnvironmentOption("speed"),
+        ] + StorageOptions<StandupsCommand>.variables
 
     /// The public address's name is one the server is reached by.
     static func allowedHosts(_ options: ServeAppOptions) -> [String] {

@@ -41,9 +41,7 @@ struct StandupsCommand: AsyncParsableCommand {
 
 /// Where the stand-ups are kept, and how fast meetings run.
 struct StoreOptions: ParsableArguments {
-    @Option(
-        help: "Where the stand-ups are kept (default: $XDG_DATA_HOME/oak-standups, else ~/.local/share/oak-standups).")
-    var dataDir: String?
+    @OptionGroup var storage: StorageOptions<StandupsCommand>
 
     // Parsed unconditionally: `--speed -1` is a value to refuse with the
     // range, not an option that takes the place of the value.
@@ -54,26 +52,19 @@ struct StoreOptions: ParsableArguments {
             valueName: "factor"))
     var speed: Double = 1
 
-    @Option(
-        help: ArgumentHelp(
-            "Keep the stand-ups in PostgreSQL instead (default: $DATABASE_URL, if set), shared by every process "
-                + "that names it.", valueName: "postgres://user[:password]@host[:port]/database"))
-    var database: String?
-
     func validate() throws {
         guard speed.isFinite, speed >= 1, speed <= 600 else {
             throw ValidationError("--speed takes a factor from 1 (real time) to 600; \(speed) is not one.")
         }
-        _ = try place()
-    }
-
-    /// Where the stand-ups are kept.
-    func place() throws -> StoragePlace {
-        try StoragePlace(dataDir: dataDir, database: database, app: "oak-standups", keeping: "stand-ups")
     }
 
     /// The meetings' clock.
     var clock: ScaledClock<ContinuousClock> { ScaledClock(base: ContinuousClock(), factor: speed) }
+}
+
+extension StandupsCommand: StorageNaming {
+    static let dataFolder = "oak-standups"
+    static let kept = "stand-ups"
 }
 
 struct Meet: AsyncParsableCommand {

@@ -100,6 +100,92 @@ public enum StoragePlace: Sendable, Equatable {
     }
 }
 
+/// What an app keeps, and where by default: the names ``StorageOptions``
+/// speaks in.
+///
+/// ```swift
+/// enum Notes: StorageNaming {
+///     static let dataFolder = "oak-notes"
+///     static let kept = "notes"
+/// }
+/// ```
+public protocol StorageNaming {
+    /// The app's folder in the platform's data directory (`oak-comics`).
+    static var dataFolder: String { get }
+    /// What is kept, for help and messages (`favourites`).
+    static var kept: String { get }
+}
+
+/// `--data-dir` and `--database`: where an app keeps its data, as every
+/// app of this repository says it (validated alike; `DATABASE_URL` when
+/// neither is given). Add it to a command with
+/// `@OptionGroup var storage: StorageOptions<Notes>`.
+public struct StorageOptions<App: StorageNaming>: ParsableArguments, Sendable {
+    /// The directory given, if one is.
+    @Option(
+        help: ArgumentHelp(
+            "Where the \(App.kept) are kept (default: $XDG_DATA_HOME/\(App.dataFolder), else "
+                + "~/.local/share/\(App.dataFolder))."))
+    public var dataDir: String?
+
+    /// The database's URL given, if one is.
+    @Option(
+        help: ArgumentHelp(
+            "Keep the \(App.kept) in PostgreSQL instead (default: $DATABASE_URL, if set), shared by every process "
+                + "that names it.", valueName: "postgres://user[:password]@host[:port]/database"))
+    public var database: String?
+
+    /// No place given: the default.
+    public init() {}
+
+    /// The options' environment variables, for a served app's `variables`.
+    public static var variables: [EnvironmentOption] {
+        [EnvironmentOption("data-dir"), EnvironmentOption("database")]
+    }
+
+    /// Refuses options that cannot go together, or a URL that is not a
+    /// database's, saying what to change.
+    public func validate() throws {
+        _ = try place()
+    }
+
+    /// Where the data is kept.
+    ///
+    /// - Throws: `ValidationError` saying what to change.
+    public func place() throws(ValidationError) -> StoragePlace {
+        try StoragePlace(dataDir: dataDir, database: database, app: App.dataFolder, keeping: App.kept)
+    }
+
+    /// Where the data is kept, made ready: the default directory's parent
+    /// made (unless `writing` is false: a reader makes nothing), or the
+    /// database opened and added to `services`, which close it last.
+    ///
+    /// - Throws: ``CommandError`` saying why the database cannot be
+    ///   reached or the directory made.
+    public func open(
+        writing: Bool = true, services: inout AppServices, logger: Logger
+    ) async throws -> OpenedStorage {
+        switch try place() {
+        case .directory(let directory):
+            if dataDir == nil, writing { try StoragePlace.makeParent(of: directory, keeping: App.kept) }
+            return .directory(directory)
+        case .database(let location):
+            let database = try await StoragePlace.open(location, logger: logger)
+            services.closing("the storage") { await database.close() }
+            return .database(database)
+        }
+    }
+}
+
+/// Where an app's data is kept, ready to open its stores in
+/// (``StorageOptions/open(writing:services:logger:)``).
+public enum OpenedStorage: Sendable {
+    /// A directory the app owns, its parent made.
+    case directory(URL)
+    /// An open PostgreSQL database, closed by the command's services.
+    case database(PostgresAppDatabase)
+}
+
 /// Where a program's logs go.
 public enum AppLogs {
     /// Logs at `level` and above to standard error; nowhere when `nil` (a

@@ -6,6 +6,7 @@
 import AppCommands
 import ArgumentParser
 import Foundation
+import Logging
 import PostgresSupport
 import Testing
 
@@ -73,5 +74,41 @@ struct StoragePlaceTests {
         } throws: { error in
             "\(error)".hasPrefix("Cannot create \(file.path)/sub for the notes: ")
         }
+    }
+
+    enum Notes: StorageNaming {
+        static let dataFolder = "oak-test"
+        static let kept = "notes"
+    }
+
+    @Test func theOptionsGroupSpeaksOfWhatTheAppKeeps() throws {
+        let help = StorageOptions<Notes>.helpMessage(columns: 500)
+        #expect(help.contains("Where the notes are kept (default: $XDG_DATA_HOME/oak-test"))
+        #expect(help.contains("Keep the notes in PostgreSQL instead"))
+        #expect(StorageOptions<Notes>.variables.map(\.name) == ["data-dir", "database"])
+        let options = try StorageOptions<Notes>.parse(["--data-dir", "/tmp/mine"])
+        #expect(try options.place() == .directory(URL(fileURLWithPath: "/tmp/mine", isDirectory: true)))
+        #expect {
+            try StorageOptions<Notes>.parse(["--data-dir", "/tmp/mine", "--database", "postgres://app@db/notes"])
+        } throws: { error in
+            StorageOptions<Notes>.message(for: error)
+                == "Give --data-dir or --database, not both: the notes are kept in one place."
+        }
+    }
+
+    @Test func aDirectoryGivenIsOpenedAsItIs() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("oak-place-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let options = try StorageOptions<Notes>.parse(["--data-dir", root.path])
+        let opened = try await AppServices.with(logger: Logger(label: "test")) { services in
+            try await options.open(services: &services, logger: Logger(label: "test"))
+        }
+        guard case .directory(let directory) = opened else {
+            Issue.record("a directory was given, and opened as \(opened)")
+            return
+        }
+        #expect(directory.standardizedFileURL.path == root.standardizedFileURL.path)
+        // The store makes a directory given; nothing is made before it.
+        #expect(!FileManager.default.fileExists(atPath: root.path))
     }
 }

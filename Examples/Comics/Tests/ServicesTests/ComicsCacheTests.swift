@@ -4,7 +4,7 @@
 
 import API
 import Clocks
-import ComicsScene
+import ComicsFeature
 import FixtureServer
 import Foundation
 import HTTPClient

@@ -3,8 +3,8 @@
 // value or typed error.
 
 import API
-import ComicsScene
-import FavouritesScene
+import ComicsFeature
+import FavouritesFeature
 import FixtureServer
 import Foundation
 import HTTPClient

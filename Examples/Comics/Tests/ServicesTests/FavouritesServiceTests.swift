@@ -1,8 +1,8 @@
 // The live favourites ports over a real SQLite file, and over a store that
 // could not be opened.
 
-import ComicsScene
-import FavouritesScene
+import ComicsFeature
+import FavouritesFeature
 import Foundation
 import Persistence
 import Services

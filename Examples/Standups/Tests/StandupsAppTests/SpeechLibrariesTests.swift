@@ -39,7 +39,7 @@ struct SpeechLibrariesTests {
             }
             return
         }
-        let shim = Self.package.appendingPathComponent("Core/CPocketsphinx/shim.h").path
+        let shim = Self.package.appendingPathComponent("Services/CPocketsphinx/shim.h").path
         let arguments = flags.output.split(whereSeparator: \.isWhitespace).map(String.init)
         let check = try await Subprocess.run(
             URL(fileURLWithPath: "/usr/bin/env"), ["cc", "-fsyntax-only"] + arguments + ["-x", "c", shim],

@@ -1,0 +1,102 @@
+// The whole app in a web page, rendered on the server: a header with the
+// navigation, then the scene shown through its own web view. Every form is
+// bound to the intent of the model of the state it was rendered for, under
+// a key (`comics.next`) the page posts; the host performs the binding a post
+// names on the page of the current state, so a form that makes no sense now
+// does nothing. No feature logic here, and no table from names to intents.
+
+import ComicsFeature
+import Common
+import FavouritesFeature
+import Foundation
+import MainFeature
+import Oak
+import WebUI
+
+/// Renders the app as HTML, its forms bound to the intents they perform.
+public enum MainWebView {
+    /// The key of the navigation to the comics.
+    public static let showComicsKey = "main.showComics"
+    /// The key of the navigation to the favourites.
+    public static let showFavouritesKey = "main.showFavourites"
+
+    /// The page's content for `state`: the header, then the scene; the
+    /// forms are bound in `context` to the intents of `intents`.
+    public static func content(_ state: Main.State, intents: MainIntents, context: WebContext) -> HTML {
+        let navigation = HTML.join([
+            navigationButton(
+                "Comics", key: showComicsKey, intent: intents.main(.showComics), isCurrent: state.scene == .comics,
+                context),
+            navigationButton(
+                "Favourites", key: showFavouritesKey, intent: intents.main(.showFavourites),
+                isCurrent: state.scene == .favourites, context),
+        ])
+        let scene: HTML
+        let name: String
+        switch state.scene {
+        case .comics:
+            name = "comics"
+            scene = intents.comicsModel(state).map { ComicsWebView.render($0, context: context) } ?? starting
+        case .favourites:
+            name = "favourites"
+            scene =
+                intents.favouritesModel(state).map { model in
+                    // The same list on many sessions is rendered once.
+                    context.shared(FavouritesWebView.Section(state: model.state)) {
+                        FavouritesWebView.render(model, open: { intents.openComic($0, state) }, context: context)
+                    }
+                } ?? starting
+        }
+        return """
+            <header><nav><h1>Oak Comics</h1>\(navigation)</nav></header>
+            <div class="scene" id="scene" data-scene="\(name)">
+            \(scene)
+            </div>
+            """
+    }
+
+    /// The whole page for `state`, titled after the comic shown or the
+    /// scene.
+    public static func page(_ state: Main.State, intents: MainIntents, context: WebContext) -> HTML {
+        WebPage.document(title: title(state), content: content(state, intents: intents, context: context))
+    }
+
+    /// The image at `path` the page of `state` shows, if any.
+    public static func image(at path: String, in state: Main.State) -> Data? {
+        guard state.scene == .comics, let comics = state.comics else { return nil }
+        return ComicsWebView.image(at: path, in: comics.state)
+    }
+
+    /// The app's own style rules (after the web host's base style).
+    public static let style = FavouritesWebView.style
+
+    /// The scene while its feature has not started.
+    static let starting: HTML = "<p class=\"dim\" id=\"starting\" role=\"status\">Starting…</p>"
+
+    /// A navigation button; the scene shown is marked as current.
+    static func navigationButton(
+        _ label: String, key: String, intent: @autoclosure @escaping () -> Intent<Main.Event>, isCurrent: Bool,
+        _ context: WebContext
+    ) -> HTML {
+        let button = context.button(label, key: key, intent: intent())
+        return isCurrent ? "<span class=\"current\" aria-current=\"page\">\(button)</span>" : button
+    }
+
+    /// The page's title: "Oak Comics · " and the comic shown, or the
+    /// scene.
+    public static func title(_ state: Main.State) -> String {
+        let subtitle: String
+        switch state.scene {
+        case .comics:
+            if let comic = state.comics?.state.shownComic {
+                let title = comic.title.plainText
+                subtitle = title.isEmpty ? "#\(comic.number)" : title
+            } else {
+                subtitle = "comics"
+            }
+        case .favourites:
+            subtitle = "favourites"
+        }
+        return "Oak Comics · " + subtitle
+    }
+}
