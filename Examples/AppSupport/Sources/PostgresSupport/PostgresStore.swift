@@ -152,3 +152,64 @@ public final class PostgresStore<Snapshot: Sendable & Equatable, Failure: Error>
         feed.follow(transform)
     }
 }
+
+/// An app's adapter over a ``PostgresStore``: its schema, the channel its
+/// writes are announced on, what its followers read and its own error for
+/// the database's. It gets ``open(_:deadline:logger:)``, so that the adapter
+/// is its SQL and its row mapping.
+///
+/// ```swift
+/// public final class PostgresNotes: PostgresAdapter {
+///     public static let component = "notes"
+///     public static let channel = "oak_notes"
+///     public static let migrations = ["CREATE TABLE note (id uuid PRIMARY KEY, text text NOT NULL)"]
+///     let store: PostgresStore<[Note], NotesError>
+///     public init(store: PostgresStore<[Note], NotesError>) { self.store = store }
+///     public static func fetchAll(_ client: PostgresClient, logger: Logger) async throws -> [Note] { … }
+///     public static func failure(_ error: PostgresAppDatabaseError, _ location: PostgresLocation) -> NotesError { … }
+/// }
+/// let notes = try await PostgresNotes.open(database)
+/// ```
+public protocol PostgresAdapter: Sendable {
+    /// What the adapter's followers see (all notes).
+    associatedtype Snapshot: Sendable & Equatable
+    /// The app's error.
+    associatedtype Failure: Error
+
+    /// The adapter's name in the database's table of applied migrations.
+    static var component: String { get }
+    /// The schema's history, applied once each in order: never change a
+    /// step once released, add one.
+    static var migrations: [String] { get }
+    /// What writes are announced on: letters, digits and underscores.
+    static var channel: String { get }
+
+    /// Reads what the followers see.
+    static func fetchAll(_ client: PostgresClient, logger: Logger) async throws -> Snapshot
+    /// The app's error for the database's at `location`.
+    static func failure(_ error: PostgresAppDatabaseError, _ location: PostgresLocation) -> Failure
+
+    /// The adapter over `store`; use ``open(_:deadline:logger:)``, which
+    /// brings the schema up to date first.
+    init(store: PostgresStore<Snapshot, Failure>)
+}
+
+extension PostgresAdapter {
+    /// The adapter's data in `database`, its schema brought up to date.
+    /// Each statement is tried again after a lost connection until
+    /// `deadline`.
+    ///
+    /// - Throws: ``failure(_:_:)`` of the database's error when the schema
+    ///   could not be brought up to date.
+    public static func open(
+        _ database: PostgresAppDatabase, deadline: Duration = .seconds(5),
+        logger: Logger = Logger(label: "oak.postgres")
+    ) async throws(Failure) -> Self {
+        Self(
+            store: try await PostgresStore.open(
+                database, component: component, migrations: migrations, channel: channel, deadline: deadline,
+                logger: logger, failure: failure,
+                snapshot: { client, logger in try await fetchAll(client, logger: logger) }
+            ))
+    }
+}

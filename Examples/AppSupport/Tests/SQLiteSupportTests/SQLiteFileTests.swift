@@ -58,6 +58,28 @@ struct SQLiteFileTests {
         #expect(try second.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
     }
 
+    @Test func sqlStepsAreAppliedOnceEachInOrderUnderTheirNames() throws {
+        let queue = try DatabaseQueue()
+        let first = DatabaseMigrator.steps([("v1", "CREATE TABLE note (id INTEGER PRIMARY KEY)")])
+        try first.migrate(queue)
+        try queue.write { db in try db.execute(sql: "INSERT INTO note (id) VALUES (1)") }
+        // A later release adds a step: the first is not applied again.
+        let second = DatabaseMigrator.steps([
+            ("v1", "CREATE TABLE note (id INTEGER PRIMARY KEY)"),
+            ("v2", "ALTER TABLE note ADD COLUMN text TEXT NOT NULL DEFAULT ''"),
+        ])
+        try second.migrate(queue)
+        let (applied, count, text) = try queue.read { db in
+            (
+                try second.appliedIdentifiers(db), try Int.fetchOne(db, sql: "SELECT count(*) FROM note"),
+                try String.fetchOne(db, sql: "SELECT text FROM note")
+            )
+        }
+        #expect(Set(applied) == ["v1", "v2"])
+        #expect(count == 1)
+        #expect(text == "")
+    }
+
     @Test func theDataDirectoryIsPrivateAndAFileInItsPlaceIsSaid() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try SQLiteFile.createDirectory(atPath: directory.path)

@@ -17,7 +17,7 @@ import PostgresSupport
 /// let database = try await PostgresAppDatabase.open(location, logger: logger)
 /// let favourites = try await PostgresFavourites.open(database)
 /// ```
-public final class PostgresFavourites: FavouritesStorage {
+public final class PostgresFavourites: FavouritesStorage, PostgresAdapter {
     /// The channel every change is announced on.
     public static let channel = "oak_comics_favourites"
 
@@ -25,7 +25,7 @@ public final class PostgresFavourites: FavouritesStorage {
     /// migrations, component "comics"); never change a step once
     /// released, add one. The same table as the SQLite file's
     /// `v1-favourites`, in PostgreSQL's types.
-    static let migrations = [
+    public static let migrations = [
         """
         CREATE TABLE favourite (
             number bigint PRIMARY KEY,
@@ -35,26 +35,14 @@ public final class PostgresFavourites: FavouritesStorage {
         """
     ]
 
+    /// The favourites' component in the database's migrations.
+    public static let component = "comics"
+
     private let store: PostgresStore<[StoredFavourite], PersistenceError>
 
-    private init(store: PostgresStore<[StoredFavourite], PersistenceError>) {
+    /// The adapter over `store`; ``open(_:deadline:logger:)`` makes one.
+    public init(store: PostgresStore<[StoredFavourite], PersistenceError>) {
         self.store = store
-    }
-
-    /// The favourites of `database`, its schema brought up to date. Each
-    /// statement is tried again after a lost connection until `deadline`.
-    ///
-    /// - Throws: ``PersistenceError/unreachable(database:reason:)`` or
-    ///   ``PersistenceError/refused(database:reason:)`` (the schema could
-    ///   not be written).
-    public static func open(
-        _ database: PostgresAppDatabase, deadline: Duration = .seconds(5),
-        logger: Logger = Logger(label: "oak.comics.favourites")
-    ) async throws(PersistenceError) -> PostgresFavourites {
-        PostgresFavourites(
-            store: try await PostgresStore.open(
-                database, component: "comics", migrations: migrations, channel: channel, deadline: deadline,
-                logger: logger, failure: failure, snapshot: fetchAll))
     }
 
     /// All favourites, the newest first (ties: the highest number first).
@@ -103,7 +91,8 @@ public final class PostgresFavourites: FavouritesStorage {
 
     // MARK: - Rows
 
-    static func fetchAll(_ client: PostgresClient, logger: Logger) async throws -> [StoredFavourite] {
+    /// All favourites, the newest first, read on `client`.
+    public static func fetchAll(_ client: PostgresClient, logger: Logger) async throws -> [StoredFavourite] {
         var favourites: [StoredFavourite] = []
         let rows = try await client.query(
             "SELECT number, title, added_at FROM favourite ORDER BY added_at DESC, number DESC", logger: logger)
@@ -113,7 +102,8 @@ public final class PostgresFavourites: FavouritesStorage {
         return favourites
     }
 
-    static func failure(_ error: PostgresAppDatabaseError, _ location: PostgresLocation) -> PersistenceError {
+    /// The store's error for the database's at `location`.
+    public static func failure(_ error: PostgresAppDatabaseError, _ location: PostgresLocation) -> PersistenceError {
         switch error {
         case .unreachable(_, let reason): .unreachable(database: "\(location)", reason: reason)
         case .timedOut(let timeout): .unreachable(database: "\(location)", reason: "no answer within \(timeout)")

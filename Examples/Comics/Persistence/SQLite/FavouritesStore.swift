@@ -216,18 +216,18 @@ public final class FavouritesStore: Sendable {
 extension FavouritesStore {
     /// The schema's history; never change a migration once released, add one.
     static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-favourites") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE favourite (
-                        number INTEGER PRIMARY KEY,
-                        title TEXT NOT NULL,
-                        addedAt DATETIME NOT NULL
-                    )
-                    """)
-        }
-        return migrator
+        .steps([
+            (
+                "v1-favourites",
+                """
+                CREATE TABLE favourite (
+                    number INTEGER PRIMARY KEY,
+                    title TEXT NOT NULL,
+                    addedAt DATETIME NOT NULL
+                )
+                """
+            )
+        ])
     }
 }
 

@@ -24,7 +24,7 @@ import StandupsProvider
 /// let store = try await PostgresStandups.open(database)
 /// let env = AppFeature.Env(standups: .postgres(store), …)
 /// ```
-public final class PostgresStandups: Sendable {
+public final class PostgresStandups: PostgresAdapter {
     /// The channel every committed batch is announced on.
     public static let channel = "oak_standups"
 
@@ -32,7 +32,7 @@ public final class PostgresStandups: Sendable {
     /// once released, add one. The SQLite file's `v1-standups` in
     /// PostgreSQL's types; dates are seconds since 1970, as there, so that
     /// a meeting reads back exactly as it was written.
-    static let migrations = [
+    public static let migrations = [
         """
         CREATE TABLE standup (
             id uuid PRIMARY KEY,
@@ -72,25 +72,14 @@ public final class PostgresStandups: Sendable {
         """,
     ]
 
+    /// The stand-ups' component in the database's migrations.
+    public static let component = "standups"
+
     private let store: PostgresStore<[Standup], StoreFailure>
 
-    private init(store: PostgresStore<[Standup], StoreFailure>) {
+    /// The adapter over `store`; ``open(_:deadline:logger:)`` makes one.
+    public init(store: PostgresStore<[Standup], StoreFailure>) {
         self.store = store
-    }
-
-    /// The stand-ups of `database`, its schema brought up to date. Each
-    /// statement is tried again after a lost connection until `deadline`.
-    ///
-    /// - Throws: ``StoreFailure`` when the database cannot be reached or
-    ///   refuses the schema.
-    public static func open(
-        _ database: PostgresAppDatabase, deadline: Duration = .seconds(5),
-        logger: Logger = Logger(label: "oak.standups.store")
-    ) async throws(StoreFailure) -> PostgresStandups {
-        PostgresStandups(
-            store: try await PostgresStore.open(
-                database, component: "standups", migrations: migrations, channel: channel, deadline: deadline,
-                logger: logger, failure: failure, snapshot: fetchAll))
     }
 
     /// The stand-ups, in the order they were added, each with its
@@ -172,7 +161,8 @@ public final class PostgresStandups: Sendable {
         }
     }
 
-    static func fetchAll(_ client: PostgresClient, logger: Logger) async throws -> [Standup] {
+    /// The stand-ups, read in one snapshot on `client`.
+    public static func fetchAll(_ client: PostgresClient, logger: Logger) async throws -> [Standup] {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             var standups = IdentifiedArrayOf<Standup>()
@@ -296,7 +286,8 @@ public final class PostgresStandups: Sendable {
         }
     }
 
-    static func failure(_ error: PostgresAppDatabaseError, _ location: PostgresLocation) -> StoreFailure {
+    /// The store's error for the database's at `location`.
+    public static func failure(_ error: PostgresAppDatabaseError, _ location: PostgresLocation) -> StoreFailure {
         let reason: String
         switch error {
         case .unreachable(_, let why): reason = why

@@ -384,46 +384,46 @@ public final class StandupsStore: Sendable {
 
     /// The schema's history; never change a migration once released, add one.
     static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-standups") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE standup (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        position INTEGER NOT NULL,
-                        title TEXT NOT NULL,
-                        durationSeconds INTEGER NOT NULL CHECK (durationSeconds > 0),
-                        theme TEXT NOT NULL
-                    );
-                    CREATE TABLE attendee (
-                        standupId TEXT NOT NULL REFERENCES standup(id) ON DELETE CASCADE,
-                        id TEXT NOT NULL,
-                        position INTEGER NOT NULL,
-                        name TEXT NOT NULL,
-                        PRIMARY KEY (standupId, id)
-                    );
-                    CREATE TABLE meeting (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        standupId TEXT NOT NULL REFERENCES standup(id) ON DELETE CASCADE,
-                        date DOUBLE NOT NULL,
-                        transcript TEXT NOT NULL
-                    );
-                    CREATE INDEX meeting_standup ON meeting(standupId, date);
-                    """)
-        }
-        // The meetings in progress, as their rooms last wrote them: one
-        // per stand-up (a stand-up's meeting runs once), kept by its room.
-        migrator.registerMigration("v2-meeting-checkpoints") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE meetingCheckpoint (
-                        standupId TEXT PRIMARY KEY NOT NULL,
-                        roomId TEXT NOT NULL,
-                        checkpoint BLOB NOT NULL
-                    );
-                    """)
-        }
-        return migrator
+        .steps([
+            (
+                "v1-standups",
+                """
+                CREATE TABLE standup (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    position INTEGER NOT NULL,
+                    title TEXT NOT NULL,
+                    durationSeconds INTEGER NOT NULL CHECK (durationSeconds > 0),
+                    theme TEXT NOT NULL
+                );
+                CREATE TABLE attendee (
+                    standupId TEXT NOT NULL REFERENCES standup(id) ON DELETE CASCADE,
+                    id TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    PRIMARY KEY (standupId, id)
+                );
+                CREATE TABLE meeting (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    standupId TEXT NOT NULL REFERENCES standup(id) ON DELETE CASCADE,
+                    date DOUBLE NOT NULL,
+                    transcript TEXT NOT NULL
+                );
+                CREATE INDEX meeting_standup ON meeting(standupId, date);
+                """
+            ),
+            // The meetings in progress, as their rooms last wrote them: one
+            // per stand-up (a stand-up's meeting runs once), kept by its room.
+            (
+                "v2-meeting-checkpoints",
+                """
+                CREATE TABLE meetingCheckpoint (
+                    standupId TEXT PRIMARY KEY NOT NULL,
+                    roomId TEXT NOT NULL,
+                    checkpoint BLOB NOT NULL
+                );
+                """
+            ),
+        ])
     }
 
     // MARK: - Reading and writing
