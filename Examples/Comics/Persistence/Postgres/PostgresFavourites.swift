@@ -26,13 +26,7 @@ public final class PostgresFavourites: FavouritesStorage, PostgresAdapter {
     /// released, add one. The same table as the SQLite file's
     /// `v1-favourites`, in PostgreSQL's types.
     public static let migrations = [
-        """
-        CREATE TABLE favourite (
-            number bigint PRIMARY KEY,
-            title text NOT NULL,
-            added_at timestamptz NOT NULL
-        )
-        """
+        "CREATE TABLE favourite (number bigint PRIMARY KEY, title text NOT NULL, added_at timestamptz NOT NULL)"
     ]
 
     /// The favourites' component in the database's migrations.

@@ -104,10 +104,9 @@ struct PostgresFavouritesTests {
     }
 
     @Test func aChangeMadeByAnotherProcessIsPushedToEveryFollower() async throws {
-        try await PostgresTestServer.withScratchDatabase { location in
-            // Two pools and two stores: what two server processes hold.
-            let (first, firstStore) = try await Self.open(location)
-            let (second, secondStore) = try await Self.open(location)
+        // Two pools and two stores: what two server processes hold.
+        try await PostgresTestServer.withAdapter(PostgresFavourites.self, processes: 2) { _, opened in
+            let (firstStore, secondStore) = (opened[0].store, opened[1].store)
             var followers = (0..<20).map { _ in secondStore.changes { $0.map(\.number) }.makeAsyncIterator() }
             for index in followers.indices { #expect(await followers[index].next() == []) }
             try await firstStore.add(favourite(42))
@@ -115,15 +114,12 @@ struct PostgresFavouritesTests {
             try await firstStore.remove(42)
             for index in followers.indices { #expect(await followers[index].next() == []) }
             followers.removeAll()
-            await first.close()
-            await second.close()
         }
     }
 
     @Test func afterALostConnectionChangesAreWrittenAndPushedAgain() async throws {
-        try await PostgresTestServer.withScratchDatabase { location in
-            let (first, firstStore) = try await Self.open(location)
-            let (second, secondStore) = try await Self.open(location)
+        try await PostgresTestServer.withAdapter(PostgresFavourites.self, processes: 2) { location, opened in
+            let (firstStore, secondStore) = (opened[0].store, opened[1].store)
             var changes = secondStore.changes { $0.map(\.number) }.makeAsyncIterator()
             #expect(await changes.next() == [])
             try await firstStore.add(favourite(1))
@@ -138,8 +134,6 @@ struct PostgresFavouritesTests {
             while seen != [2, 1], let next = await changes.next() { seen = next }
             #expect(seen == [2, 1])
             #expect(try await secondStore.all().map(\.number) == [2, 1])
-            await first.close()
-            await second.close()
         }
     }
 
@@ -167,20 +161,8 @@ struct PostgresFavouritesTests {
     private func withStore(
         _ body: (PostgresFavourites, PostgresAppDatabase) async throws -> Void
     ) async throws {
-        try await PostgresTestServer.withScratchDatabase { location in
-            let (database, store) = try await Self.open(location)
-            do {
-                try await body(store, database)
-            } catch {
-                await database.close()
-                throw error
-            }
-            await database.close()
+        try await PostgresTestServer.withAdapter(PostgresFavourites.self) { _, opened in
+            try await body(opened[0].store, opened[0].database)
         }
-    }
-
-    private static func open(_ location: PostgresLocation) async throws -> (PostgresAppDatabase, PostgresFavourites) {
-        let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
-        return (database, try await PostgresFavourites.open(database, logger: PostgresTestServer.logger))
     }
 }

@@ -198,36 +198,26 @@ struct StandupsPortContractTests {
 struct PostgresStandupsTests {
     @Test(arguments: StandupsRule.allCases)
     func postgres(_ rule: StandupsRule) async throws {
-        try await PostgresTestServer.withScratchDatabase { location in
-            // Two pools: what two server processes hold.
-            let (database, store) = try await Self.open(location)
-            let (otherDatabase, other) = try await Self.open(location)
-            let result = await Swift.Result(catching: {
-                try await rule.check(PortUnderTest(port: .postgres(store), elsewhere: { try await other.save($0) }))
-            })
-            await database.close()
-            await otherDatabase.close()
-            try result.get()
+        // Two pools: what two server processes hold.
+        try await PostgresTestServer.withAdapter(PostgresStandups.self, processes: 2) { _, opened in
+            let (store, other) = (opened[0].store, opened[1].store)
+            try await rule.check(PortUnderTest(port: .postgres(store), elsewhere: { try await other.save($0) }))
         }
     }
 
     @Test func meetingCheckpoints() async throws {
-        try await PostgresTestServer.withScratchDatabase { location in
-            let (database, store) = try await Self.open(location)
-            let result = await Swift.Result(catching: { try await checkCheckpoints(.postgres(store)) })
-            await database.close()
-            try result.get()
+        try await PostgresTestServer.withAdapter(PostgresStandups.self) { _, opened in
+            try await checkCheckpoints(.postgres(opened[0].store))
         }
     }
 
     @Test func aBatchIsWrittenAgainAfterItsConnectionsWereKilled() async throws {
-        try await PostgresTestServer.withScratchDatabase { location in
-            let (database, store) = try await Self.open(location)
+        try await PostgresTestServer.withAdapter(PostgresStandups.self) { location, opened in
+            let store = opened[0].store
             _ = try await store.save([.add(.mock)])
             try await PostgresTestServer.killConnections(to: location)
             _ = try await store.save([.add(.engineeringMock)])
             #expect(try await store.load() == [.mock, .engineeringMock])
-            await database.close()
         }
     }
 
@@ -251,11 +241,9 @@ struct PostgresStandupsTests {
     }
 
     @Test func aStandupsMeetingsHaveOneHomeUntilItsProcessGoes() async throws {
-        try await PostgresTestServer.withScratchDatabase { location in
-            let (first, _) = try await Self.open(location)
-            let (second, _) = try await Self.open(location)
-            let a = try await PostgresMeetingHomes.open(first, address: { "http://a.test:1" })
-            let b = try await PostgresMeetingHomes.open(second, address: { "http://b.test:2" })
+        try await PostgresTestServer.withAdapter(PostgresStandups.self, processes: 2) { _, opened in
+            let a = try await PostgresMeetingHomes.open(opened[0].database, address: { "http://a.test:1" })
+            let b = try await PostgresMeetingHomes.open(opened[1].database, address: { "http://b.test:2" })
             let daily = UUID()
             let retro = UUID()
             // Claimed by the first to ask, at once; the other is told where.
@@ -272,17 +260,13 @@ struct PostgresStandupsTests {
             await holder.close()
             #expect(await other.claim(daily) == .here)
             await other.close()
-            await first.close()
-            await second.close()
         }
     }
 
     @Test func aClaimGivenUpWhenItsMeetingEndsLetsAnotherProcessClaim() async throws {
-        try await PostgresTestServer.withScratchDatabase { location in
-            let (first, _) = try await Self.open(location)
-            let (second, _) = try await Self.open(location)
-            let a = try await PostgresMeetingHomes.open(first, address: { "http://a.test:1" })
-            let b = try await PostgresMeetingHomes.open(second, address: { "http://b.test:2" })
+        try await PostgresTestServer.withAdapter(PostgresStandups.self, processes: 2) { _, opened in
+            let a = try await PostgresMeetingHomes.open(opened[0].database, address: { "http://a.test:1" })
+            let b = try await PostgresMeetingHomes.open(opened[1].database, address: { "http://b.test:2" })
             let daily = UUID()
             #expect(await a.claim(daily) == .here)
             #expect(await b.claim(daily) == .elsewhere("http://a.test:1"))
@@ -294,24 +278,6 @@ struct PostgresStandupsTests {
             #expect(await a.claim(daily) == .elsewhere("http://b.test:2"))
             await a.close()
             await b.close()
-            await first.close()
-            await second.close()
-        }
-    }
-
-    static func open(_ location: PostgresLocation) async throws -> (PostgresAppDatabase, PostgresStandups) {
-        let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
-        return (database, try await PostgresStandups.open(database, logger: PostgresTestServer.logger))
-    }
-}
-
-extension Swift.Result where Failure == any Error {
-    /// The result of `body`.
-    init(catching body: () async throws -> Success) async {
-        do {
-            self = .success(try await body())
-        } catch {
-            self = .failure(error)
         }
     }
 }
