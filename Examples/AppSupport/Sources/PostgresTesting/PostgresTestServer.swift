@@ -8,6 +8,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresSupport
+import Testing
 
 /// The server the tests use, if any.
 public enum PostgresTestServer {
@@ -106,5 +107,14 @@ public enum PostgresTestServerError: Error, CustomStringConvertible {
     /// What to do.
     public var description: String {
         "OAK_TEST_POSTGRES is not set: set it to a postgres:// URL (.ci/run starts a cluster and sets it)."
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a suite or test only with a PostgreSQL server to run against
+    /// (``PostgresTestServer/shouldRun``), saying what to set otherwise:
+    /// `@Suite("…", .postgres)`.
+    public static var postgres: Self {
+        .enabled(if: PostgresTestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipMessage))
     }
 }

@@ -12,7 +12,7 @@ import WebTesting
 
 @Suite(
     "Two servers, one database", .timeLimit(.minutes(2)),
-    .enabled(if: PostgresTestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipMessage)))
+    .postgres)
 struct TwoServersTests {
     @Test func aFavouriteAddedThroughOneServerIsPushedToAPageOfTheOther() async throws {
         let comics = try ComicsProgram.url()

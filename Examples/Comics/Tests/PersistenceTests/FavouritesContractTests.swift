@@ -96,7 +96,7 @@ struct FavouritesContractTests {
 
 @Suite(
     "The favourites in PostgreSQL", .serialized, .timeLimit(.minutes(1)),
-    .enabled(if: PostgresTestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipMessage)))
+    .postgres)
 struct PostgresFavouritesTests {
     @Test(arguments: FavouritesRule.allCases)
     func postgres(_ rule: FavouritesRule) async throws {

@@ -21,7 +21,7 @@ import Glibc
 @Suite(
     "A terminal and a server, one database", .serialized, .timeLimit(.minutes(2)),
     .enabled(if: TmuxSession.isAvailable, "tmux is not on PATH: the terminal tests need it"),
-    .enabled(if: PostgresTestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipMessage)))
+    .postgres)
 struct TerminalAndServerTests {
     @Test func theTerminalAndAServerNeverRunOneMeetingTwice() async throws {
         let standups = try BuiltProgram.url(named: "standups", packagePath: "Examples/Standups")

@@ -25,7 +25,7 @@ import Glibc
 
 @Suite(
     "Two servers, one database", .serialized, .timeLimit(.minutes(2)),
-    .enabled(if: PostgresTestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipMessage)))
+    .postgres)
 struct TwoServersTests {
     static let daily = Standup(
         id: UUID(uuidString: "00000000-0000-0000-0000-00000000DA11") ?? UUID(), title: "Daily", durationSeconds: 60,

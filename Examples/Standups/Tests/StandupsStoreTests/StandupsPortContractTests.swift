@@ -194,7 +194,7 @@ struct StandupsPortContractTests {
 
 @Suite(
     "The stand-ups in PostgreSQL", .serialized, .timeLimit(.minutes(1)),
-    .enabled(if: PostgresTestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipMessage)))
+    .postgres)
 struct PostgresStandupsTests {
     @Test(arguments: StandupsRule.allCases)
     func postgres(_ rule: StandupsRule) async throws {
