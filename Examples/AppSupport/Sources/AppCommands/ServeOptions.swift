@@ -100,10 +100,12 @@ public struct ServeVariables: Sendable {
 /// ```swift
 /// enum NotesApp: ServedApp {
 ///     static let variablePrefix = "NOTES_"
-///     static let variables = [EnvironmentOption("data-dir")]
+///     static let variables = StorageOptions<Notes>.variables
 ///
-///     static func web(_ options: StorageOptions, services: inout AppServices) async throws -> NotesWeb {
-///         let store = try NotesStore(directory: options.directory(app: "oak-notes"))
+///     static func web(_ options: StorageOptions<Notes>, services: inout AppServices) async throws -> NotesWeb {
+///         guard case .directory(let directory) = try await options.open(services: &services, logger: logger)
+///         else { throw CommandError("Notes are kept in a directory: give --data-dir.") }
+///         let store = try NotesStore(directory: directory)
 ///         services.closing("the notes") { await store.close() }
 ///         return NotesWeb(env: .live(store))
 ///     }
