@@ -10,7 +10,7 @@
 
 test:
 	swift test
-	swift test --package-path Examples/AppSupport
+	swift test --package-path AppSupport
 	swift test --package-path Examples/Comics
 	swift test --package-path Examples/Standups
 	$(MAKE) test-template
@@ -22,7 +22,7 @@ test:
 test-template:
 	@dir=$$(mktemp -d /tmp/oak-new-app.XXXXXX) && trap 'rm -rf "$$dir"' EXIT && \
 	Scripts/new-app notes "$$dir/notes" && \
-	swift test --package-path "$$dir/notes" --scratch-path "$(CURDIR)/Examples/AppSupport/.build"
+	swift test --package-path "$$dir/notes" --scratch-path "$(CURDIR)/AppSupport/.build"
 
 # The benchmark suite (Benchmarks/, package-benchmark, release build): runs
 # W1-W6 next to their plain-Swift floors, prints the ratio table and writes it

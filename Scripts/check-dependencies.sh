@@ -23,13 +23,13 @@ check() {
 apps='Comics|Standups'
 app_modules='ComicsFeature|FavouritesFeature|MainFeature|ComicsTerminal|ComicsWebViews|ComicsSwiftUI|ComicsWeb|ComicsApp|Services|API|Persistence|PostgresPersistence|FixtureServer|PostgresStandups|AppFeature|StandupForm|StandupsList|StandupDetail|RecordMeeting|MeetingRooms|Models|Devices|LiveProviders|SpeechRecognizer|Components'
 check "infrastructure must not import an app's module" \
-    "^(@testable )?import ($app_modules|Standups[A-Za-z]*)\b" Examples/AppSupport/Sources Examples/AppSupport/Tests
-check "infrastructure must not reach into an app's package" "\.\./($apps)/" Examples/AppSupport/Package.swift
+    "^(@testable )?import ($app_modules|Standups[A-Za-z]*)\b" AppSupport/Sources AppSupport/Tests
+check "infrastructure must not reach into an app's package" "(Examples|\.\.)/($apps)/" AppSupport/Package.swift
 check "a shipped module must not import a test library" \
     '^import (OakTesting|Testing|XCTest|TerminalTesting|WebTesting|PostgresTesting)\b' \
-    Examples/AppSupport/Sources/Common Examples/AppSupport/Sources/TerminalUI Examples/AppSupport/Sources/WebUI \
-    Examples/AppSupport/Sources/WebHost Examples/AppSupport/Sources/HTTPClient Examples/AppSupport/Sources/ServerSupport \
-    Examples/AppSupport/Sources/SQLiteSupport Examples/AppSupport/Sources/PostgresSupport
+    AppSupport/Sources/Common AppSupport/Sources/TerminalUI AppSupport/Sources/WebUI \
+    AppSupport/Sources/WebHost AppSupport/Sources/HTTPClient AppSupport/Sources/ServerSupport \
+    AppSupport/Sources/SQLiteSupport AppSupport/Sources/PostgresSupport
 
 # --- The apps share one layout (decision 0053): Features/ (transducers and
 # their ports, no front end's library), Views/ (a module a front end),

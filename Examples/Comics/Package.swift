@@ -17,7 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "Oak", path: "../.."),
-        .package(name: "AppSupport", path: "../AppSupport"),
+        .package(name: "AppSupport", path: "../../AppSupport"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

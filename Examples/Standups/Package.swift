@@ -18,7 +18,7 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "Oak", path: "../.."),
-        .package(name: "AppSupport", path: "../AppSupport"),
+        .package(name: "AppSupport", path: "../../AppSupport"),
         .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

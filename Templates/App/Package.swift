@@ -9,7 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Oak", path: "__OAK__"),
-        .package(name: "AppSupport", path: "__OAK__/Examples/AppSupport"),
+        .package(name: "AppSupport", path: "__OAK__/AppSupport"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],

@@ -19,7 +19,7 @@
 // dependencies of the `Oak` target in step with ../../Package.swift, and
 // those of the others with ../../Examples/Comics/Package.swift,
 // ../../Examples/Standups/Package.swift and
-// ../../Examples/AppSupport/Package.swift.
+// ../../AppSupport/Package.swift.
 // Linux only: on Apple platforms the stand-in would shadow the real SwiftUI.
 import PackageDescription
 

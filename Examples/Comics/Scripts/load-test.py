@@ -28,7 +28,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = os.path.join(HERE, "..", ".build", "release", "comics")
-sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "AppSupport", "Scripts"))
 from oakweb import Session, open_all, rss_kib, write_smaps  # noqa: E402
 
 

@@ -33,7 +33,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = os.path.join(HERE, "..", ".build", "release", "comics")
-sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "AppSupport", "Scripts"))
 from oakweb import Session, rss_kib, timing  # noqa: E402
 
 LATEST = 'data-number="420"'

@@ -49,7 +49,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = os.path.join(HERE, "..", ".build", "release", "standups")
-sys.path.insert(0, os.path.join(HERE, "..", "..", "AppSupport", "Scripts"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "AppSupport", "Scripts"))
 from oakweb import Session, open_all, percentile, rss_kib, timing, without_stamp  # noqa: E402
 
 # A tick's push: the whole page (data-speaker on the meeting) or, once the

@@ -28,7 +28,7 @@ let package = Package(
         .library(name: "WebTesting", targets: ["WebTesting"]),
     ],
     dependencies: [
-        .package(name: "Oak", path: "../.."),
+        .package(name: "Oak", path: ".."),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),

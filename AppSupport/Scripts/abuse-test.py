@@ -6,7 +6,7 @@ listening on 127.0.0.1 (any app's `serve`), and prints what it measured.
 
     swift build -c release --package-path Examples/Standups --product standups
     Examples/Standups/.build/release/standups serve --port 8080 --max-sessions 20 &
-    python3 Examples/AppSupport/Scripts/abuse-test.py --port 8080 --pid $!
+    python3 AppSupport/Scripts/abuse-test.py --port 8080 --pid $!
 
 Every loop is bounded in count and time; it sends to 127.0.0.1 only."""
 
