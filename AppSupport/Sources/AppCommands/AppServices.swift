@@ -10,6 +10,7 @@ import Common
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 import WebHost
 
@@ -28,8 +29,12 @@ import WebHost
 public struct AppServices: Sendable {
     private var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
     private var closers: [Closer] = []
-    private var whenServing: [@Sendable (String) -> Void] = []
     private let logger: Logger
+
+    /// The address browsers reach the app by: the public one given to
+    /// `serve` (`--public-url`, a proxy in front), else the server's own,
+    /// known once ``serving(_:gracePeriod:announce:)`` adds it.
+    public let address = ServedAddress()
 
     private init(logger: Logger) {
         self.logger = logger
@@ -56,13 +61,6 @@ public struct AppServices: Sendable {
             .init(service: Loop(name: name, body: body, logger: logger), successTerminationBehavior: .ignore))
     }
 
-    /// Calls `body` with the server's address (`http://127.0.0.1:8080`)
-    /// once it is known: when ``serving(_:gracePeriod:announce:)`` adds
-    /// the server.
-    public mutating func whenServing(_ body: @escaping @Sendable (_ baseURL: String) -> Void) {
-        whenServing.append(body)
-    }
-
     /// Adds the web server, which stops first: every session ends and the
     /// connections close, waited for at most `gracePeriod`. `announce` is
     /// called once the stopping signals are trapped — print the address
@@ -71,7 +69,7 @@ public struct AppServices: Sendable {
     public mutating func serving<App: WebApplication>(
         _ host: WebHost<App>, gracePeriod: Duration = .seconds(5), announce: @escaping @Sendable () -> Void = {}
     ) {
-        for body in whenServing { body(host.baseURL) }
+        address.serving(at: host.baseURL)
         services.append(
             .init(
                 service: Serving(host: host, gracePeriod: gracePeriod, announce: announce, logger: logger),
@@ -124,6 +122,30 @@ public struct AppServices: Sendable {
     /// Closes what was added, last first, without running anything.
     private func close() async {
         for closer in closers.reversed() { await closer.closeNow() }
+    }
+}
+
+/// Where browsers reach an app (``AppServices/address``): read it when it
+/// is needed (a page that sends a viewer to this process), not when the app
+/// opens — the server's own address is known only once it listens.
+public final class ServedAddress: Sendable {
+    private let state = Mutex<(public: String?, served: String?)>((nil, nil))
+
+    init() {}
+
+    /// The public address if one was given, else the server's
+    /// (`http://127.0.0.1:8080`); `nil` before the server listens.
+    public var value: String? { state.withLock { $0.public ?? $0.served } }
+
+    /// The address browsers use, when it is not the one the server
+    /// listens on (a reverse proxy's, `https://standups.example.com`).
+    public func setPublic(_ url: String) {
+        state.withLock { $0.public = url }
+    }
+
+    /// The server listens at `url`.
+    func serving(at url: String) {
+        state.withLock { $0.served = url }
     }
 }
 

@@ -29,6 +29,15 @@ public struct ServeOptions: ParsableArguments {
             valueName: "name"))
     public var allowedHosts: [String] = []
 
+    /// The address browsers reach the server by, when a proxy stands in
+    /// front of it.
+    @Option(
+        help: ArgumentHelp(
+            "The address browsers reach the server by, when a proxy stands in front of it (default: the address "
+                + "it serves on); the server answers for its name (as for --allowed-host names).",
+            valueName: "http(s)://host[:port]"))
+    public var publicURL: String?
+
     /// The options as parsed.
     public init() {}
 
@@ -36,7 +45,7 @@ public struct ServeOptions: ParsableArguments {
     /// (``EnvironmentArguments``).
     public static let environment: [EnvironmentOption] = [
         EnvironmentOption("port"), EnvironmentOption("max-sessions"), EnvironmentOption("idle-minutes"),
-        EnvironmentOption("allowed-host", .list),
+        EnvironmentOption("allowed-host", .list), EnvironmentOption("public-url"),
     ]
 
     /// Refuses values out of range, saying which are allowed.
@@ -49,6 +58,16 @@ public struct ServeOptions: ParsableArguments {
         for name in allowedHosts where AllowedHosts.name(of: name) == nil {
             throw ValidationError("--allowed-host takes a host name such as app.example.com (no scheme, no port).")
         }
+        if publicURL != nil, publicHost == nil {
+            throw ValidationError("--public-url takes an http(s) address, such as https://app.example.com.")
+        }
+    }
+
+    /// The host name of ``publicURL``, if it is an http(s) address.
+    var publicHost: String? {
+        guard let publicURL, let url = URL(string: publicURL), url.scheme == "http" || url.scheme == "https"
+        else { return nil }
+        return url.host
     }
 
     /// The sessions' limits these options set.
@@ -56,8 +75,9 @@ public struct ServeOptions: ParsableArguments {
         SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000)))
     }
 
-    /// The host names the server answers for, beside its address.
-    public var allowed: AllowedHosts { AllowedHosts(allowedHosts) }
+    /// The host names the server answers for, beside its address: those
+    /// allowed, and the public address's.
+    public var allowed: AllowedHosts { AllowedHosts(allowedHosts + [publicHost].compactMap { $0 }) }
 }
 
 /// The variables that give a `serve` command's options: ``ServeOptions``'
@@ -126,15 +146,6 @@ public protocol ServedApp {
     /// to `services` (which close it when the server has stopped), and
     /// returns the front end.
     static func web(_ options: Options, services: inout AppServices) async throws -> Web
-
-    /// Names browsers may reach the server by that the app's options give
-    /// (its public address's), beside `--allowed-host`'s; none by default.
-    static func allowedHosts(_ options: Options) -> [String]
-}
-
-extension ServedApp {
-    /// None.
-    public static func allowedHosts(_ options: Options) -> [String] { [] }
 }
 
 /// `serve`: serves `App` to browsers until `SIGTERM` or Ctrl-C, which stop
@@ -172,10 +183,10 @@ public struct ServeCommand<App: ServedApp>: AsyncParsableCommand {
         ProcessLimits.allowMostOpenFiles()
         let logger = Logger(label: "oak.web")
         try await AppServices.run(logger: logger) { services in
+            if let publicURL = server.publicURL { services.address.setPublic(publicURL) }
             let web = try await App.web(options, services: &services)
             let host = try await WebHost.start(
-                app: web, port: server.port, limits: server.limits,
-                allowedHosts: AllowedHosts(server.allowedHosts + App.allowedHosts(options)), logger: logger)
+                app: web, port: server.port, limits: server.limits, allowedHosts: server.allowed, logger: logger)
             let line = "\(web.name): \(host.baseURL)/  (Ctrl-C stops)\n"
             // Written at once, not buffered: a script waits for this line.
             services.serving(host) { FileHandle.standardOutput.write(Data(line.utf8)) }

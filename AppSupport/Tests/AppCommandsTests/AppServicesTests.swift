@@ -68,6 +68,19 @@ struct AppServicesTests {
         #expect(journal.all == ["announced", "server", "loop", "store", "database"])
     }
 
+    @Test func theAddressIsThePublicOneGivenElseTheServersOnceItListens() async throws {
+        let served = Journal()
+        try await AppServices.run(signals: [], logger: Self.logger) { services in
+            #expect(services.address.value == nil)
+            let host = try await WebHost.start(app: Still(), sweeps: false, logger: Self.logger)
+            services.serving(host) { Task { await host.stop() } }
+            #expect(services.address.value == host.baseURL)
+            services.address.setPublic("https://app.example.com")
+            served.note(services.address.value ?? "none")
+        }
+        #expect(served.all == ["https://app.example.com"])
+    }
+
     /// A stop signal (`SIGUSR2` here, which nothing else in the tests
     /// traps; `serve` traps `SIGTERM` and `SIGINT` alike) stops the server
     /// first: its page's session ends before anything else closes.

@@ -57,4 +57,17 @@ struct EnvironmentArgumentsTests {
             #expect(help.contains("APP_" + option.name.uppercased().replacing("-", with: "_")))
         }
     }
+
+    @Test func aPublicAddressIsAnHTTPAddressWhoseNameTheServerAnswersFor() throws {
+        let options = try ServeOptions.parse(Self.merged([], ["APP_PUBLIC_URL": "https://standups.example.com"]))
+        #expect(options.publicURL == "https://standups.example.com")
+        #expect(options.allowed.allows("standups.example.com"))
+        #expect(!options.allowed.allows("other.example.com"))
+        #expect {
+            try ServeOptions.parse(["--public-url", "standups.example.com"])
+        } throws: { error in
+            ServeOptions.message(for: error)
+                == "--public-url takes an http(s) address, such as https://app.example.com."
+        }
+    }
 }

@@ -133,13 +133,13 @@ enum Injection {
         }
         // With several processes on one database, each stand-up's meetings
         // run in the process that claimed them; the others send their
-        // viewers to its public address, else the one it serves on.
-        let address = Address(options.publicURL ?? "")
-        services.whenServing { address.setIfEmpty($0) }
+        // viewers to its public address (`--public-url`), else the one it
+        // serves on.
+        let address = services.address
         var homes: PostgresMeetingHomes?
         if let database {
             do {
-                homes = try await PostgresMeetingHomes.open(database, address: { address.value })
+                homes = try await PostgresMeetingHomes.open(database, address: { address.value ?? "" })
             } catch {
                 throw CommandError("\(error)")
             }
@@ -191,21 +191,5 @@ enum Injection {
                 "Not saved: the store did not take this change before the stop; make it again.",
                 metadata: ["change": "\(change.summary)"])
         }
-    }
-}
-
-/// The address other processes send this one's meeting viewers to: the
-/// public one given, else the one it serves on, known once it listens.
-private final class Address: Sendable {
-    private let address: Mutex<String>
-
-    init(_ address: String) {
-        self.address = Mutex(address)
-    }
-
-    var value: String { address.withLock { $0 } }
-
-    func setIfEmpty(_ address: String) {
-        self.address.withLock { if $0.isEmpty { $0 = address } }
     }
 }

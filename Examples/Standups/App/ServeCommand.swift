@@ -5,7 +5,6 @@
 
 import AppCommands
 import ArgumentParser
-import Foundation
 import StandupsWeb
 
 /// What `standups serve` serves: the options `STANDUPS_PORT`,
@@ -13,15 +12,8 @@ import StandupsWeb
 enum StandupsServed: ServedApp {
     static let variablePrefix = "STANDUPS_"
     static let variables =
-        [
-            EnvironmentOption("no-speech", .flag), EnvironmentOption("max-recordings"), EnvironmentOption("public-url"),
-            EnvironmentOption("speed"),
-        ] + StorageOptions<StandupsCommand>.variables
-
-    /// The public address's name is one the server is reached by.
-    static func allowedHosts(_ options: ServeAppOptions) -> [String] {
-        [options.publicURL.flatMap { URL(string: $0)?.host }].compactMap { $0 }
-    }
+        [EnvironmentOption("no-speech", .flag), EnvironmentOption("max-recordings"), EnvironmentOption("speed")]
+        + StorageOptions<StandupsCommand>.variables
 
     /// The web front end, over what the injector opened.
     static func web(_ options: ServeAppOptions, services: inout AppServices) async throws -> StandupsWeb {
@@ -35,18 +27,9 @@ struct ServeAppOptions: ParsableArguments {
     var noSpeech = false
     @Option(help: "The most meetings recorded at once (each recogniser holds about 100 MB while someone speaks).")
     var maxRecordings = 16
-    @Option(
-        help: ArgumentHelp(
-            "The address other processes of the app send this one's meeting viewers to, with --database "
-                + "(default: the address it serves on).", valueName: "http(s)://host[:port]"))
-    var publicURL: String?
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
         guard maxRecordings > 0 else { throw ValidationError("--max-recordings takes a number from 1.") }
-        if let publicURL {
-            guard let url = URL(string: publicURL), url.scheme == "http" || url.scheme == "https", url.host != nil
-            else { throw ValidationError("--public-url takes an http(s) address, such as http://10.0.0.2:8080.") }
-        }
     }
 }
