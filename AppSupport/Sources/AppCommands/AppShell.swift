@@ -200,3 +200,26 @@ public enum AppLogs {
         }
     }
 }
+
+extension ParsableCommand {
+    /// This command's options as its own help lists them, under `intro`
+    /// and above `outro`: for the root command's `discussion` when this
+    /// is its default subcommand, whose options ArgumentParser's root
+    /// help does not show.
+    ///
+    /// ```swift
+    /// static let configuration = CommandConfiguration(
+    ///     commandName: "notes",
+    ///     discussion: Browse.optionsText(intro: "With no subcommand, notes runs in your terminal (notes browse):"),
+    ///     subcommands: [Browse.self, ServeCommand<NotesApp>.self], defaultSubcommand: Browse.self)
+    /// ```
+    public static func optionsText(intro: String, outro: String? = nil) -> String {
+        let help = helpMessage(columns: 80)
+        guard let start = help.range(of: "OPTIONS:\n") else {
+            return ([intro] + [outro].compactMap { $0 }).joined(separator: "\n")
+        }
+        let options = help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("-h, --help") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return ([intro] + options.map(String.init) + [outro].compactMap { $0 }).joined(separator: "\n")
+    }
+}

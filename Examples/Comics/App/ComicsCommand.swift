@@ -14,6 +14,10 @@ import TerminalUI
 struct ComicsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comics", abstract: "Read comics in your terminal; offline by default.",
+        // The default command's options, which the root's help would not show.
+        discussion: Browse.optionsText(
+            intro: "With no subcommand, comics runs in your terminal (comics browse):",
+            outro: "comics serve --port 8080 serves the app to browsers."),
         subcommands: [Browse.self, Show.self, FavouritesCommand.self, Graph.self, ServeCommand<ComicsServed>.self],
         defaultSubcommand: Browse.self)
 

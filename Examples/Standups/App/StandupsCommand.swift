@@ -17,19 +17,11 @@ struct StandupsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "standups",
         abstract: "Run your daily stand-up meetings: a timer per speaker and a live transcript.",
-        // The everyday options, which belong to the default command and
-        // which the root's help would not show (a test keeps the list
-        // whole).
-        discussion: """
-            With no subcommand, standups runs in your terminal (standups meet):
-              --data-dir <dir>   Where the stand-ups are kept
-                                 (default: ~/.local/share/oak-standups).
-              --database <url>   Keep them in PostgreSQL instead.
-              --audio <file>     Transcribe a recorded meeting (a WAV file).
-              --no-speech        Do not recognise speech.
-              --speed <factor>   Run meetings faster (a demo: 60).
-            standups serve --port 8080 serves the app to browsers.
-            """,
+        // The everyday options are the default command's, which the
+        // root's help would not show (a test keeps the list whole).
+        discussion: Meet.optionsText(
+            intro: "With no subcommand, standups runs in your terminal (standups meet):",
+            outro: "standups serve --port 8080 serves the app to browsers."),
         subcommands: [Meet.self, ServeCommand<StandupsServed>.self], defaultSubcommand: Meet.self)
 
     /// Parses the command line, with `serve`'s options the environment

@@ -6,11 +6,11 @@ import Foundation
 /// differ from the one written by less than a millisecond.
 public struct StoredFavourite: Equatable, Sendable {
     /// The comic's number, unique in the store.
-    public var number: Int
+    public let number: Int
     /// The comic's title when it was added.
-    public var title: String
+    public let title: String
     /// When the comic was added; ``FavouritesStore/all()`` lists the newest first.
-    public var addedAt: Date
+    public let addedAt: Date
 
     /// Creates a favourite to store.
     ///
@@ -26,9 +26,9 @@ public struct StoredFavourite: Equatable, Sendable {
 
     /// The favourite as every store keeps it: its date to the millisecond.
     public var keptToTheMillisecond: StoredFavourite {
-        var kept = self
-        kept.addedAt = Date(
-            timeIntervalSinceReferenceDate: (addedAt.timeIntervalSinceReferenceDate * 1000).rounded() / 1000)
-        return kept
+        StoredFavourite(
+            number: number, title: title,
+            addedAt: Date(
+                timeIntervalSinceReferenceDate: (addedAt.timeIntervalSinceReferenceDate * 1000).rounded() / 1000))
     }
 }
