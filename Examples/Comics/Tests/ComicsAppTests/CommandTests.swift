@@ -22,18 +22,8 @@ struct CommandTests {
     }
 
     @Test func theHelpShowsTheOptionsOfTheDefaultCommand() async throws {
-        let comics = try ComicsProgram.url()
-        let scratch = try ScratchDirectory()
-        defer { scratch.remove() }
-        let help = try await Subprocess.run(comics, ["--help"], scratch: scratch.url)
-        let browse = try await Subprocess.run(comics, ["browse", "--help"], scratch: scratch.url)
-        #expect(help.exited(with: 0) && browse.exited(with: 0), "\(help) \(browse)")
-        // Every option of `comics browse` (the default) is in `comics --help`.
-        let options = Set(
-            browse.output.split(whereSeparator: { " \n,[]".contains($0) })
-                .filter { $0.hasPrefix("--") && $0 != "--help" }.map { String($0) })
-        #expect(options.isSuperset(of: ["--live", "--data-dir", "--database"]), "\(browse)")
-        for option in options { #expect(help.output.contains(option), "\(option) is not in: \(help.output)") }
+        try await CommandHelp.checkTheRootListsTheOptions(
+            of: "browse", in: try ComicsProgram.url(), including: ["--live", "--data-dir", "--database"])
     }
 
     @Test func showPrintsTheComicsNumberAndTitle() async throws {

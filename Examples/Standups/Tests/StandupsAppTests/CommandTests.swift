@@ -50,17 +50,8 @@ struct CommandTests {
     }
 
     @Test func theHelpShowsTheEverydayOptionsOfTheDefaultCommand() async throws {
-        let standups = try BuiltProgram.url(named: "standups", packagePath: "Examples/Standups")
-        let scratch = try ScratchDirectory()
-        defer { scratch.remove() }
-        let help = try await Subprocess.run(standups, ["--help"], scratch: scratch.url)
-        let meet = try await Subprocess.run(standups, ["meet", "--help"], scratch: scratch.url)
-        #expect(help.exited(with: 0) && meet.exited(with: 0), "\(help) \(meet)")
-        // Every option of `standups meet` (the default) is in `standups --help`.
-        let options = Set(
-            meet.output.split(whereSeparator: { " \n,[]".contains($0) })
-                .filter { $0.hasPrefix("--") && $0 != "--help" }.map { String($0) })
-        #expect(options.count >= 5, "\(meet)")
-        for option in options { #expect(help.output.contains(option), "\(option) is not in: \(help.output)") }
+        try await CommandHelp.checkTheRootListsTheOptions(
+            of: "meet", in: try BuiltProgram.url(named: "standups", packagePath: "Examples/Standups"),
+            including: ["--data-dir", "--database", "--speed", "--audio", "--no-speech"])
     }
 }
