@@ -54,7 +54,9 @@ extension Sources {
         readOnly: Bool, services: inout AppServices
     ) async throws -> Result<any FavouritesStorage, PersistenceError> {
         let logger = Logger(label: "oak.comics.database")
-        switch try await storage.open(writing: !readOnly, services: &services, logger: logger) {
+        // Nothing made before the store: a parent that cannot be made is
+        // the store's to report (the app goes on without favourites).
+        switch try await storage.open(writing: false, services: &services, logger: logger) {
         case .database(let database):
             do throws(PersistenceError) {
                 return .success(try await PostgresFavourites.open(database, logger: logger))
@@ -62,6 +64,7 @@ extension Sources {
                 throw CommandError(error.description)
             }
         case .directory(let directory):
+            if storage.dataDir == nil, !readOnly { try? StoragePlace.makeParent(of: directory, keeping: "favourites") }
             return Result { () throws(PersistenceError) -> any FavouritesStorage in
                 readOnly ? try FavouritesStore(readingFrom: directory) : try FavouritesStore(directory: directory)
             }

@@ -26,6 +26,21 @@ struct CommandTests {
             of: "browse", in: try ComicsProgram.url(), including: ["--live", "--data-dir", "--database"])
     }
 
+    @Test func aDataDirectoryThatCannotBeMadeLeavesTheComicsReadable() async throws {
+        let comics = try ComicsProgram.url()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        // The default data directory's parent is under a file: it cannot be
+        // made. The comic is shown all the same; only favourites are out.
+        let file = scratch.path("a-file")
+        try Data().write(to: file)
+        let shown = try await Subprocess.run(
+            comics, ["show", "7"], environment: ["XDG_DATA_HOME": file.appendingPathComponent("share").path],
+            scratch: scratch.url)
+        #expect(shown.exited(with: 0), "\(shown)")
+        #expect(shown.output.hasPrefix("#7: "), "\(shown)")
+    }
+
     @Test func showPrintsTheComicsNumberAndTitle() async throws {
         let shown = try await Self.comics("show", "7")
         #expect(shown.exited(with: 0), "\(shown)")
