@@ -20,13 +20,18 @@ public enum CommandHelp {
         let root = try await Subprocess.run(program, ["--help"], scratch: scratch.url)
         let command = try await Subprocess.run(program, [defaultCommand, "--help"], scratch: scratch.url)
         #expect(root.exited(with: 0) && command.exited(with: 0), "\(root) \(command)", sourceLocation: sourceLocation)
-        let options = Set(
-            command.output.split(whereSeparator: { " \n,[]".contains($0) })
-                .filter { $0.hasPrefix("--") && $0 != "--help" }.map { String($0) })
+        let options = options(in: command.output)
         #expect(options.isSuperset(of: including), "\(command)", sourceLocation: sourceLocation)
         for option in options {
             #expect(
                 root.output.contains(option), "\(option) is not in: \(root.output)", sourceLocation: sourceLocation)
         }
+    }
+
+    /// The options (`--name`) a command's help names, but `--help`.
+    public static func options(in help: String) -> Set<String> {
+        Set(
+            help.split(whereSeparator: { " \n,[]".contains($0) })
+                .filter { $0.hasPrefix("--") && $0 != "--help" }.map { String($0) })
     }
 }

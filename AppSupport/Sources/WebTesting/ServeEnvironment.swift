@@ -19,9 +19,7 @@ public enum ServeEnvironment {
         defer { scratch.remove() }
         let help = try await Subprocess.run(program, ["serve", "--help"], scratch: scratch.url)
         #expect(help.exited(with: 0), "\(help)", sourceLocation: sourceLocation)
-        let options = Set(
-            help.output.split(whereSeparator: { " \n,[]".contains($0) })
-                .filter { $0.hasPrefix("--") && $0 != "--help" }.map { String($0) })
+        let options = CommandHelp.options(in: help.output)
         #expect(options.count >= count, "\(help)", sourceLocation: sourceLocation)
         for option in options {
             let variable = prefix + option.dropFirst(2).uppercased().replacing("-", with: "_")
