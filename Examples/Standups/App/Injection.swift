@@ -66,21 +66,32 @@ final class Unsaved: Sendable {
     func set(_ changes: [StandupChange]) {
         left.withLock { $0 = changes }
     }
+
+    /// Says what the store did not take, if anything: those changes are
+    /// not saved.
+    func check() throws(CommandError) {
+        let changes = changes
+        guard changes.isEmpty else {
+            throw CommandError(
+                "The store did not take these changes before the app ended; they are not saved:\n"
+                    + changes.map { "  - \($0.summary)" }.joined(separator: "\n"))
+        }
+    }
 }
 
 enum Injection {
     /// The features' ports for the terminal app: its clock, recogniser
-    /// (or a recorded meeting, `audio`) and bell; what it does not write
+    /// (or a recorded meeting, `speech.audio`) and bell; what it does not write
     /// before it ends goes to `unsaved`.
     @MainActor
     static func terminal(
-        _ options: StoreOptions, audio: String?, noSpeech: Bool, terminal: Terminal, unsaved: Unsaved,
+        _ options: StoreOptions, speech: SpeechOptions, terminal: Terminal, unsaved: Unsaved,
         services: inout AppServices
     ) async throws -> AppFeature.Env {
         let storage = try await options.open(services: &services)
         let database = storage.postgres?.database
-        let clock = options.clock
-        let speech = await LiveSpeech.client(audio: audio, optedOut: noSpeech, clock: clock)
+        let clock = options.speed.clock
+        let speech = await LiveSpeech.client(audio: speech.audio, optedOut: speech.noSpeech, clock: clock)
         // On a database that servers share, the terminal app claims the
         // meetings it runs too, and says where one runs elsewhere.
         var homes: PostgresMeetingHomes?
@@ -124,7 +135,7 @@ enum Injection {
         // microphone first holds the meeting's floor. The server's own
         // sound card plays nothing: each page plays its tones.
         let microphones = RemoteMicrophones()
-        let clock = options.store.clock
+        let clock = options.store.speed.clock
         let noSpeech = options.noSpeech
         let recordings = RecordingLimit(options.maxRecordings)
         let speech: @Sendable (UUID) -> SpeechClient = { standupID in

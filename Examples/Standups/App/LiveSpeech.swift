@@ -5,15 +5,39 @@
 // about a missing sound card on standard error, which must not land on the
 // screen the app draws.
 
+import ArgumentParser
 import Devices
 import Foundation
 import LiveProviders
+import SpeechRecognizer
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// The terminal app's speech options: a recorded meeting instead of the
+/// microphone, or no speech at all.
+struct SpeechOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A recorded meeting to transcribe instead of the microphone (a WAV file).", valueName: "file"))
+    var audio: String?
+
+    @Flag(help: "Do not recognise speech: meetings are not recorded.")
+    var noSpeech = false
+
+    /// Refuses a file that is not a WAV recording the recogniser reads.
+    func validate() throws {
+        guard let audio else { return }
+        do {
+            _ = try WAVAudio(contentsOf: URL(fileURLWithPath: audio))
+        } catch {
+            throw ValidationError("--audio: \(error)")
+        }
+    }
+}
 
 enum LiveSpeech {
     /// The recogniser for the options given, its authorization settled.

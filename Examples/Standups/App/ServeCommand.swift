@@ -12,7 +12,7 @@ import StandupsWeb
 enum StandupsServed: ServedApp {
     static let variablePrefix = "STANDUPS_"
     static let variables =
-        [EnvironmentOption("no-speech", .flag), EnvironmentOption("max-recordings"), EnvironmentOption("speed")]
+        [EnvironmentOption("no-speech", .flag), EnvironmentOption("max-recordings")] + SpeedOption.variables
         + StorageOptions<StandupsCommand>.variables
 
     /// The web front end, over what the injector opened.

@@ -5,10 +5,7 @@
 
 import AppCommands
 import ArgumentParser
-import Common
-import Foundation
 import Logging
-import SpeechRecognizer
 import StandupsTerminal
 import TerminalUI
 
@@ -34,24 +31,7 @@ struct StandupsCommand: AsyncParsableCommand {
 /// Where the stand-ups are kept, and how fast meetings run.
 struct StoreOptions: ParsableArguments {
     @OptionGroup var storage: StorageOptions<StandupsCommand>
-
-    // Parsed unconditionally: `--speed -1` is a value to refuse with the
-    // range, not an option that takes the place of the value.
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            "How many times as fast as real time meetings run (a demo: 60 makes a minute pass in a second).",
-            valueName: "factor"))
-    var speed: Double = 1
-
-    func validate() throws {
-        guard speed.isFinite, speed >= 1, speed <= 600 else {
-            throw ValidationError("--speed takes a factor from 1 (real time) to 600; \(speed) is not one.")
-        }
-    }
-
-    /// The meetings' clock.
-    var clock: ScaledClock<ContinuousClock> { ScaledClock(base: ContinuousClock(), factor: speed) }
+    @OptionGroup var speed: SpeedOption
 }
 
 extension StandupsCommand: StorageNaming {
@@ -65,24 +45,7 @@ struct Meet: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(
-        help: ArgumentHelp(
-            "A recorded meeting to transcribe instead of the microphone (a WAV file).",
-            valueName: "file"))
-    var audio: String?
-
-    @Flag(help: "Do not recognise speech: meetings are not recorded.")
-    var noSpeech = false
-
-    func validate() throws {
-        if let audio {
-            do {
-                _ = try WAVAudio(contentsOf: URL(fileURLWithPath: audio))
-            } catch {
-                throw ValidationError("--audio: \(error)")
-            }
-        }
-    }
+    @OptionGroup var speech: SpeechOptions
 
     @MainActor func run() async throws {
         // Nothing may write on the screen the app draws on.
@@ -95,21 +58,15 @@ struct Meet: AsyncParsableCommand {
         // Closed in reverse order when the app ends, however it ends.
         try await AppServices.with(logger: Logger(label: "oak.standups")) { services in
             let env = try await Injection.terminal(
-                options, audio: audio, noSpeech: noSpeech, terminal: terminal, unsaved: unsaved, services: &services)
+                options, speech: speech, terminal: terminal, unsaved: unsaved, services: &services)
             do {
                 try await StandupsTerminalApp(terminal: terminal).run(env: env)
             } catch let error as TerminalError {
                 throw CommandError("\(error) Or run `standups serve` and use the app in a browser.")
             }
         }
-        // The app itself waits for every change to be durable before it
-        // quits ("Saving before quitting…"), unless its user quits at once:
-        // what the store has not taken then is said, and the program ends
-        // with 1.
-        guard unsaved.changes.isEmpty else {
-            throw CommandError(
-                "The store did not take these changes before the app ended; they are not saved:\n"
-                    + unsaved.changes.map { "  - \($0.summary)" }.joined(separator: "\n"))
-        }
+        // The app waits for every change to be durable before it quits,
+        // unless its user quits at once: then the program ends with 1.
+        try unsaved.check()
     }
 }
