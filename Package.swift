@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "Oak", targets: ["Oak"]),
         .library(name: "OakTesting", targets: ["OakTesting"]),
+        .library(name: "OakInspector", targets: ["OakInspector"]),
         .executable(name: "oak-counter", targets: ["CounterDemo"]),
     ],
     dependencies: [
@@ -52,6 +53,20 @@ let package = Package(
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
+        ),
+        // What a running app opts into to be watched (`oak-inspector`):
+        // every run's records as plain values in a bounded buffer. Not in
+        // `Oak`: an app that is not inspected links none of it.
+        .target(
+            name: "OakInspector",
+            dependencies: [
+                "Oak",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .testTarget(
+            name: "OakInspectorTests",
+            dependencies: ["Oak", "OakInspector"]
         ),
         .executableTarget(
             name: "CounterDemo",

@@ -42,7 +42,14 @@ let package = Package(
             dependencies: ["BenchSupport", .product(name: "Benchmark", package: "benchmark")]
         ),
         // One workload side without package-benchmark, for profilers.
-        .executableTarget(name: "OakProfile", dependencies: ["Workloads", "BenchSupport"]),
+        // `w1i` / `w1s`: W1 with the live inspector attached, read / stalled.
+        .executableTarget(
+            name: "OakProfile",
+            dependencies: [
+                "Workloads", "BenchSupport", .product(name: "Oak", package: "Oak"),
+                .product(name: "OakInspector", package: "Oak"),
+            ]
+        ),
     ]
         + workloads.map { id in
             .executableTarget(

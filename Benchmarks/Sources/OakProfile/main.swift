@@ -3,9 +3,15 @@
 //     swift build --package-path Benchmarks -c release --product OakProfile
 //     valgrind --tool=callgrind Benchmarks/.build/release/OakProfile w3 oak 2000
 //
-// Usage: OakProfile <w1|w1b|w2|w2a|w3|w3a|w3b|w4|w5|w6|w6a|w7|w8|w8a|w8b> <oak|floor|floorA> [n] [repeat]
+// `w1i` is W1 with the live inspector (OakInspector) attached and its
+// entries read as they come; `w1s` with it attached and never read (a
+// stalled inspector: its ring buffer drops the oldest).
+//
+// Usage: OakProfile <w1|w1i|w1s|w1b|w2|w2a|w3|w3a|w3b|w4|w5|w6|w6a|w7|w8|w8a|w8b> <oak|floor|floorA> [n] [repeat]
 
 import BenchSupport
+import Oak
+import OakInspector
 import Workloads
 
 #if canImport(Glibc)
@@ -14,7 +20,9 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    print("usage: OakProfile <w1|w1b|w2|w2a|w3|w3a|w3b|w4|w5|w6|w6a|w7|w8|w8a|w8b> <oak|floor|floorA> [n] [repeat]")
+    print(
+        "usage: OakProfile <w1|w1i|w1s|w1b|w2|w2a|w3|w3a|w3b|w4|w5|w6|w6a|w7|w8|w8a|w8b> <oak|floor|floorA> [n] [repeat]"
+    )
     exit(2)
 }
 let workload = arguments[1]
@@ -27,6 +35,15 @@ func runOnce() async throws {
     case ("w1", "floorA"): _ = W1Workload.floorA(n: n)
     case ("w1", "floor"): _ = try await W1Workload.floorB(n: n)
     case ("w1", "oak"): try await W1Workload.oak(n: n)
+    case ("w1i", "oak"):
+        let inspector = LiveInspector()
+        let reader = Task { for await _ in inspector.batches {} }
+        try await TransducerInspection.$inspector.withValue(inspector) { try await W1Workload.oak(n: n) }
+        inspector.close()
+        await reader.value
+    case ("w1s", "oak"):
+        let inspector = LiveInspector()
+        try await TransducerInspection.$inspector.withValue(inspector) { try await W1Workload.oak(n: n) }
     case ("w4", "oak"): try await W1Workload.oak(n: n, callback: true)
     case ("w1b", "floor"): _ = await W1bWorkload().floor(n: n)
     case ("w1b", "oak"): try await W1bWorkload().oak(n: n)

@@ -25,6 +25,19 @@
 public protocol TransducerInspector: Sendable {
     /// Receives one record of run `run` of transducer `T`.
     func record<T: BaseTransducer>(_ record: InspectionRecord<T>, of run: RunID)
+
+    /// A run of `T` starts, from `initialState`, before its first record.
+    ///
+    /// `parent` is the run whose operation started this one (a ``Child``
+    /// run by ``Effect/run(_:env:output:)``, or any run an operation
+    /// starts), `nil` for a run started elsewhere. Called on the isolation
+    /// of `run`, before it takes its first event. The default does nothing.
+    func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, parent: RunID?)
+}
+
+extension TransducerInspector {
+    /// Does nothing: an inspector that only reads records needs no more.
+    public func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, parent: RunID?) {}
 }
 
 /// Identifies one call of `run` for inspection.
@@ -59,6 +72,8 @@ public struct RunID: Hashable, Sendable, CustomStringConvertible {
 final class RunInspection: Sendable {
     @usableFromInline let inspector: any TransducerInspector
     @usableFromInline let runID: RunID
+    /// The run whose operation started this one, if an inspected run's did.
+    @usableFromInline let parent: RunID?
     /// The transducer of the run, for the records that operations make from
     /// their own tasks (which do not name the transducer type).
     ///
@@ -68,9 +83,12 @@ final class RunInspection: Sendable {
     nonisolated(unsafe) let transducer: any BaseTransducer.Type
 
     @usableFromInline
-    init(inspector: any TransducerInspector, runID: RunID, transducer: any BaseTransducer.Type) {
+    init(
+        inspector: any TransducerInspector, runID: RunID, parent: RunID?, transducer: any BaseTransducer.Type
+    ) {
         self.inspector = inspector
         self.runID = runID
+        self.parent = parent
         self.transducer = transducer
     }
 
@@ -78,7 +96,26 @@ final class RunInspection: Sendable {
     /// installed.
     @usableFromInline
     static func current<T: BaseTransducer>(for type: T.Type) -> RunInspection? {
-        TransducerInspection.inspector.map { RunInspection(inspector: $0, runID: .next(), transducer: type) }
+        TransducerInspection.inspector.map {
+            RunInspection(
+                inspector: $0, runID: .next(), parent: TransducerInspection.currentRun, transducer: type)
+        }
+    }
+
+    /// Tells the inspector that the run starts from `initialState`. Out of
+    /// line: called once per inspected run.
+    @usableFromInline @inline(never)
+    func recordStart<T: BaseTransducer>(_ type: T.Type, initialState: T.State) {
+        inspector.started(runID, of: type, initialState: initialState, parent: parent)
+    }
+
+    /// Runs an operation's `body` as part of this run: the runs it starts
+    /// name this one as their parent.
+    @usableFromInline @inline(never)
+    func asCurrentRun(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+    ) async throws {
+        try await TransducerInspection.$currentRun.withValue(runID, operation: body, isolation: isolation)
     }
 
     /// Hands `record` to the inspector.
@@ -137,4 +174,8 @@ final class RunInspection: Sendable {
 public enum TransducerInspection {
     /// The inspector that runs started in the current task use.
     @TaskLocal public static var inspector: (any TransducerInspector)?
+
+    /// The inspected run whose operation is running: the parent of the runs
+    /// it starts.
+    @TaskLocal static var currentRun: RunID?
 }

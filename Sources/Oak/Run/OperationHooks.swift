@@ -54,7 +54,11 @@ struct OperationHooks<Event>: Sendable {
         // isolation, unless `Env` is `Sendable`.
         nonisolated(unsafe) let env = env.value
         do {
-            try await body(env, input, actor)
+            if let inspection {
+                try await inspection.asCurrentRun { try await body(env, input, actor) }
+            } else {
+                try await body(env, input, actor)
+            }
             finished()
         } catch {
             ended(error)
@@ -72,7 +76,11 @@ struct OperationHooks<Event>: Sendable {
         // Safety: see `AssumedSendable`; `Env` is Sendable for every operation.
         nonisolated(unsafe) let env = env.value
         do {
-            try await body(env, input)
+            if let inspection {
+                try await inspection.asCurrentRun { try await body(env, input) }
+            } else {
+                try await body(env, input)
+            }
             finished()
         } catch {
             ended(error)

@@ -76,6 +76,7 @@ extension BaseTransducer {
         // cost of one relaxed atomic load.
         return try await withTaskCancellationHandler {
             try channel.attach(inspection: inspection, run: run)
+            if let inspection { inspection.recordStart(Self.self, initialState: carrier.state) }
             let context = EffectContext<Self, E.Env>(
                 env: env, input: proxy.input, channel: channel, inspection: inspection)
             let (ended, unprocessed) = await _loop(

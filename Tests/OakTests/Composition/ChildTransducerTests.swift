@@ -173,6 +173,35 @@ struct ChildTransducerTests {
         _ = try? await run.value
     }
 
+    @Test("5 an inspector learns each run's start: its type, initial state and the run that started it")
+    func anInspectorLearnsWhichRunStartedAChild() async throws {
+        let env = Ticker.Env(gates: Gates(), trace: Trace())
+        let outputs = Trace()
+        let proxy = Screen.Proxy(bufferSize: 32)
+        let starts = StartRecorder()
+        let run = Task {
+            try await TransducerInspection.$inspector.withValue(starts) {
+                try await Screen.run(
+                    initialState: Screen.State(), proxy: proxy, env: env, output: Callback { outputs.append($0) })
+            }
+        }
+        try proxy.send(.open)
+        try proxy.send(.addRow(7))
+        try await settle(proxy, outputs, 1)
+        await starts.waitFor(count: 3)
+        let recorded = starts.starts.withLock { $0 }
+        // The parent first, started by no run; then its two children,
+        // each naming the parent's run.
+        #expect(recorded.map(\.type) == ["Screen", "Ticker", "Ticker"])
+        #expect(recorded[0].parent == nil)
+        #expect(recorded[1].parent == recorded[0].run)
+        #expect(recorded[2].parent == recorded[0].run)
+        #expect(recorded[1].initialState == "State(count: 0)")
+        #expect(Set(recorded.map(\.run)).count == 3)
+        proxy.cancel()
+        _ = try? await run.value
+    }
+
     @Test func aDismissedChildsLateOperationNeverReachesTheParent() async throws {
         let env = Ticker.Env(gates: Gates(), trace: Trace())
         let outputs = Trace()
@@ -254,6 +283,34 @@ struct StateRecorder<T: BaseTransducer>: TransducerInspector {
         if case .state(let state as T.State) = record {
             states.withLock { $0.append(state) }
         }
+    }
+}
+
+/// Records every run's start, as an inspector is told it.
+final class StartRecorder: TransducerInspector {
+    struct Start: Sendable {
+        var run: RunID
+        var type: String
+        var initialState: String
+        var parent: RunID?
+    }
+
+    let starts = Locked<[Start]>([])
+    private let trace = Trace()
+
+    func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, parent: RunID?) {
+        let count = starts.withLock {
+            $0.append(Start(run: run, type: "\(type)", initialState: "\(initialState)", parent: parent))
+            return $0.count
+        }
+        trace.append("started \(count)")
+    }
+
+    func record<T: BaseTransducer>(_ record: InspectionRecord<T>, of run: RunID) {}
+
+    /// Waits until `count` runs have started.
+    func waitFor(count: Int) async {
+        await trace.waitFor("started \(count)")
     }
 }
 

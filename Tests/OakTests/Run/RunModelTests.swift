@@ -177,12 +177,24 @@ final class World {
     }
 }
 
-/// Counts the refused events an inspector sees.
+/// Counts the refused events an inspector sees, and checks the start's
+/// rule: one `started` a run, before any of its records, naming no parent
+/// (the run is not started by an operation).
 struct RefusalCounter: TransducerInspector {
     let count = Locked(0)
+    /// Starts told; records received before the run's start; parents named.
+    let starts = Locked((count: 0, recordsBefore: 0, parents: 0))
+
+    func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, parent: RunID?) {
+        starts.withLock {
+            $0.count += 1
+            if parent != nil { $0.parents += 1 }
+        }
+    }
 
     func record<T: BaseTransducer>(_ record: InspectionRecord<T>, of run: RunID) {
         if case .eventRefused = record { count.withLock { $0 += 1 } }
+        starts.withLock { if $0.count == 0 { $0.recordsBefore += 1 } }
     }
 }
 
@@ -497,6 +509,8 @@ struct RunModelTests {
         }
         let refused = world.reports.values.filter { $0 == "operationCancelled" }.count
         #expect(refusals.count.withLock { $0 } == refused)
+        let starts = refusals.starts.withLock { $0 }
+        #expect(starts.count == 1 && starts.recordsBefore == 0 && starts.parents == 0, "run's start: \(starts)")
     }
 }
 

@@ -1,0 +1,113 @@
+// What the inspector is sent of a run, as plain values: an entry a step,
+// with text where the run had values (events, states as a diff, outputs).
+
+/// One thing a run did, as the inspector receives it: `Sendable`, `Codable`
+/// (one JSON object a line on the wire), and independent of the
+/// transducer's types.
+public struct InspectorEntry: Hashable, Sendable, Codable {
+    /// What the entry tells.
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The run started: `type`, `parent`, and `state` (the initial state).
+        case started
+        /// The run took an event (`text`).
+        case event
+        /// The state after a step: `diff` against the state before, and the
+        /// whole `state`.
+        case state
+        /// An output, before it is delivered (`text`).
+        case output
+        /// An effect started (`effect`).
+        case effectStarted
+        /// An operation finished (`effect`).
+        case effectFinished
+        /// An operation was cancelled (`effect`).
+        case effectCancelled
+        /// An effect failed (`effect`, and the error in `text`).
+        case effectFailed
+        /// An event from a cancelled operation was refused (`effect`).
+        case eventRefused
+        /// An intent was invoked out of its state's scope (`text`: its event).
+        case intentRefused
+        /// The run waits for its next event.
+        case waiting
+        /// The run ended: `text` is the error, or nothing for a terminal state.
+        case ended
+        /// The inspector fell behind and `dropped` entries were lost
+        /// (the oldest ones): the ring buffer was full.
+        case dropped
+    }
+
+    /// Numbers the entries of one inspector from 1, in the order they were
+    /// recorded (a gap is what a `dropped` entry counts).
+    public var sequence: UInt64
+    /// Seconds since the inspector started, when the entry was recorded.
+    public var time: Double
+    /// The run (``Oak/RunID``'s number); 0 for `dropped`.
+    public var run: UInt64
+    /// What the entry tells.
+    public var kind: Kind
+    /// The transducer's type (`started` only).
+    public var type: String?
+    /// The run whose operation started this one (`started` only).
+    public var parent: UInt64?
+    /// The event, output, error or refused event, as text.
+    public var text: String?
+    /// The whole state (`started`, `state`), as multi-line text.
+    public var state: String?
+    /// The state's change from the step before (`state`).
+    public var diff: [DiffLine]?
+    /// The effect (`effect…`, `eventRefused`).
+    public var effect: Effect?
+    /// How many entries were dropped (`dropped` only).
+    public var dropped: UInt64?
+
+    /// An entry; the fields a kind does not use are `nil`.
+    public init(
+        sequence: UInt64, time: Double, run: UInt64, kind: Kind, type: String? = nil, parent: UInt64? = nil,
+        text: String? = nil, state: String? = nil, diff: [DiffLine]? = nil, effect: Effect? = nil,
+        dropped: UInt64? = nil
+    ) {
+        self.sequence = sequence
+        self.time = time
+        self.run = run
+        self.kind = kind
+        self.type = type
+        self.parent = parent
+        self.text = text
+        self.state = state
+        self.diff = diff
+        self.effect = effect
+        self.dropped = dropped
+    }
+
+    /// An effect of a run, as ``Oak/EffectInfo`` tells it.
+    public struct Effect: Hashable, Sendable, Codable {
+        /// Numbers the run's effects from 1.
+        public var number: UInt64
+        /// `action` or `operation`.
+        public var kind: String
+        /// The operation's id, if it has one.
+        public var id: String?
+
+        /// An effect.
+        public init(number: UInt64, kind: String, id: String?) {
+            self.number = number
+            self.kind = kind
+            self.id = id
+        }
+    }
+
+    /// A line of a state's diff: kept, removed or added.
+    public struct DiffLine: Hashable, Sendable, Codable {
+        /// ` ` kept, `-` removed, `+` added.
+        public var mark: String
+        /// The line's text.
+        public var text: String
+
+        /// A line of a diff.
+        public init(_ mark: String, _ text: String) {
+            self.mark = mark
+            self.text = text
+        }
+    }
+}

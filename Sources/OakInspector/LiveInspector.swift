@@ -1,0 +1,209 @@
+// The inspector a running app installs: turns every record of every run
+// into an `InspectorEntry` at once (on the run's isolation: the values are
+// not `Sendable`), keeps the entries in a ring buffer that drops the oldest
+// when whoever reads them falls behind, and never blocks a run.
+
+import DequeModule
+import Foundation
+import Oak
+
+/// Watches every run started where it is installed and keeps what they do
+/// as ``InspectorEntry`` values for a reader: the `oak-inspector` page, a
+/// log, a test.
+///
+/// ```swift
+/// let inspector = LiveInspector()
+/// try await TransducerInspection.$inspector.withValue(inspector) {
+///     try await app.run()
+/// }
+/// // elsewhere:
+/// for await entries in inspector.batches { send(entries) }
+/// ```
+///
+/// It never blocks a run: each record is turned into text and appended
+/// under a lock; the reader computes each state's diff to the step before. At most `capacity`
+/// entries wait for the reader; beyond that the oldest are dropped, and the
+/// reader's next batch begins with a ``InspectorEntry/Kind/dropped`` entry
+/// that counts them.
+public final class LiveInspector: TransducerInspector, @unchecked Sendable {
+    // Safety of `@unchecked Sendable`: `buffer` is read and written only
+    // under `lock`, `states` only under `readerLock`; the rest is
+    // immutable.
+    private let lock = NSLock()
+    private var buffer = Buffer()
+    private let start = ContinuousClock.now
+    /// The reader's side: each run's state as last taken, to diff the next
+    /// against (off the runs' path). Only touched under `readerLock`.
+    private let readerLock = NSLock()
+    private var states: [UInt64: String] = [:]
+
+    /// The most entries kept for the reader.
+    public let capacity: Int
+
+    /// An inspector keeping at most `capacity` entries (at least 1) for its
+    /// reader.
+    public init(capacity: Int = 10_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    private struct Buffer {
+        var entries = Deque<InspectorEntry>()
+        var sequence: UInt64 = 0
+        var dropped: UInt64 = 0
+        var totalDropped: UInt64 = 0
+        var waiter: CheckedContinuation<[InspectorEntry], Never>?
+        var isClosed = false
+    }
+
+    /// How many entries were dropped in all because the reader fell behind.
+    public var droppedCount: UInt64 { lock.withLock { buffer.totalDropped } }
+
+    // MARK: TransducerInspector
+
+    /// Records the start of a run: its type, parent and initial state.
+    public func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, parent: RunID?) {
+        let state = Self.text(of: initialState)
+        append(run, .started, type: String(reflecting: type), parent: parent?.rawValue, state: state)
+    }
+
+    /// Records one step of a run.
+    public func record<T: BaseTransducer>(_ record: InspectionRecord<T>, of run: RunID) {
+        switch record {
+        case .event(let event): append(run, .event, text: String(describing: event))
+        case .state(let state): append(run, .state, state: Self.text(of: state))
+        case .output(let output): append(run, .output, text: String(describing: output))
+        case .effectStarted(let info): append(run, .effectStarted, effect: Self.effect(info))
+        case .effectFinished(let info): append(run, .effectFinished, effect: Self.effect(info))
+        case .effectCancelled(let info): append(run, .effectCancelled, effect: Self.effect(info))
+        case .effectFailed(let info, let error):
+            append(run, .effectFailed, text: String(describing: error), effect: Self.effect(info))
+        case .eventRefused(let info): append(run, .eventRefused, effect: Self.effect(info))
+        case .intentRefused(let event): append(run, .intentRefused, text: String(describing: event))
+        case .waitingForEvents: append(run, .waiting)
+        case .ended(let error): append(run, .ended, text: error.map { String(describing: $0) })
+        }
+    }
+
+    /// A state as lines a diff can compare: `dump`'s tree of its stored
+    /// properties (Mirror-based; no type-name rewriting, which is slow on
+    /// Linux).
+    static func text(of state: some Any) -> String {
+        var text = ""
+        dump(state, to: &text)
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+
+    private static func effect(_ info: EffectInfo) -> InspectorEntry.Effect {
+        InspectorEntry.Effect(number: info.sequenceNumber, kind: info.kind.rawValue, id: info.id.map { "\($0)" })
+    }
+
+    private func append(
+        _ run: RunID, _ kind: InspectorEntry.Kind, type: String? = nil, parent: UInt64? = nil, text: String? = nil,
+        state: String? = nil, effect: InspectorEntry.Effect? = nil
+    ) {
+        let elapsed = start.duration(to: .now)
+        let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let waiter: CheckedContinuation<[InspectorEntry], Never>?
+        let taken: [InspectorEntry]
+        (waiter, taken) = lock.withLock { () -> (CheckedContinuation<[InspectorEntry], Never>?, [InspectorEntry]) in
+            guard !buffer.isClosed else { return (nil, []) }
+            buffer.sequence += 1
+            let entry = InspectorEntry(
+                sequence: buffer.sequence, time: time, run: run.rawValue, kind: kind, type: type, parent: parent,
+                text: text, state: state, effect: effect)
+            buffer.entries.append(entry)
+            if buffer.entries.count > capacity {
+                buffer.entries.removeFirst()
+                buffer.dropped += 1
+                buffer.totalDropped += 1
+            }
+            guard let waiter = buffer.waiter else { return (nil, []) }
+            buffer.waiter = nil
+            return (waiter, takeAll())
+        }
+        waiter?.resume(returning: taken)
+    }
+
+    // MARK: Reading
+
+    /// The entries recorded since the last call, oldest first (a `dropped`
+    /// entry first when some were lost); waits for one when there are
+    /// none. Empty once the inspector is closed. One reader at a time.
+    public func next() async -> [InspectorEntry] {
+        let batch = await withCheckedContinuation { continuation in
+            let ready: [InspectorEntry]? = lock.withLock {
+                if buffer.isClosed || !buffer.entries.isEmpty || buffer.dropped > 0 { return takeAll() }
+                // A second reader's wait ends the first's with nothing.
+                buffer.waiter?.resume(returning: [])
+                buffer.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+        return diffed(batch)
+    }
+
+    /// The entries recorded since the last call, without waiting.
+    public func take() -> [InspectorEntry] {
+        diffed(lock.withLock { takeAll() })
+    }
+
+    /// `batch` with each state's diff to the run's state as last taken.
+    private func diffed(_ batch: [InspectorEntry]) -> [InspectorEntry] {
+        readerLock.withLock {
+            var batch = batch
+            for index in batch.indices {
+                let run = batch[index].run
+                switch batch[index].kind {
+                case .started:
+                    states[run] = batch[index].state
+                case .state:
+                    guard let state = batch[index].state else { break }
+                    batch[index].diff = StateDiff.lines(from: states[run] ?? "", to: state)
+                    states[run] = state
+                case .ended:
+                    states[run] = nil
+                default:
+                    break
+                }
+            }
+            return batch
+        }
+    }
+
+    /// Every batch until the inspector is closed.
+    public var batches: AsyncStream<[InspectorEntry]> {
+        AsyncStream(unfolding: { [self] in
+            let batch = await next()
+            return batch.isEmpty ? nil : batch
+        })
+    }
+
+    /// Stops recording; a waiting reader gets an empty batch.
+    public func close() {
+        let waiter = lock.withLock {
+            buffer.isClosed = true
+            defer { buffer.waiter = nil }
+            return buffer.waiter
+        }
+        waiter?.resume(returning: [])
+    }
+
+    /// Called under `lock`.
+    private func takeAll() -> [InspectorEntry] {
+        var taken: [InspectorEntry] = []
+        taken.reserveCapacity(buffer.entries.count + 1)
+        if buffer.dropped > 0 {
+            let first = buffer.entries.first?.sequence ?? buffer.sequence + 1
+            taken.append(
+                InspectorEntry(
+                    sequence: first - 1, time: buffer.entries.first?.time ?? 0, run: 0, kind: .dropped,
+                    dropped: buffer.dropped))
+            buffer.dropped = 0
+        }
+        taken.append(contentsOf: buffer.entries)
+        buffer.entries.removeAll(keepingCapacity: true)
+        return taken
+    }
+}
