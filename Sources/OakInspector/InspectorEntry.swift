@@ -9,6 +9,9 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
     public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
         /// The run started: `type`, `parent`, and `state` (the initial state).
         case started
+        /// A run that was already going when the reader (re)connected:
+        /// `type`, `parent`, and `state` as last recorded.
+        case running
         /// The run took an event (`text`).
         case event
         /// The state after a step: `diff` against the state before, and the
@@ -46,13 +49,13 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
     public var run: UInt64
     /// What the entry tells.
     public var kind: Kind
-    /// The transducer's type (`started` only).
+    /// The transducer's type (`started`, `running`).
     public var type: String?
-    /// The run whose operation started this one (`started` only).
+    /// The run whose operation started this one (`started`, `running`).
     public var parent: UInt64?
     /// The event, output, error or refused event, as text.
     public var text: String?
-    /// The whole state (`started`, `state`), as multi-line text.
+    /// The whole state (`started`, `running`, `state`), as multi-line text.
     public var state: String?
     /// The state's change from the step before (`state`).
     public var diff: [DiffLine]?

@@ -4,6 +4,7 @@
 // when whoever reads them falls behind, and never blocks a run.
 
 import DequeModule
+import Dispatch
 import Foundation
 import Oak
 
@@ -27,15 +28,22 @@ import Oak
 /// that counts them.
 public final class LiveInspector: TransducerInspector, @unchecked Sendable {
     // Safety of `@unchecked Sendable`: `buffer` is read and written only
-    // under `lock`, `states` only under `readerLock`; the rest is
-    // immutable.
+    // under `lock`, `runs` only under `readerLock`; the rest is immutable.
     private let lock = NSLock()
     private var buffer = Buffer()
     private let start = ContinuousClock.now
     /// The reader's side: each run's state as last taken, to diff the next
     /// against (off the runs' path). Only touched under `readerLock`.
     private let readerLock = NSLock()
-    private var states: [UInt64: String] = [:]
+    private var runs: [UInt64: RunNow] = [:]
+
+    /// A live run as the reader last saw it.
+    private struct RunNow {
+        var type: String?
+        var parent: UInt64?
+        var state: String
+        var time: Double
+    }
 
     /// The most entries kept for the reader.
     public let capacity: Int
@@ -52,6 +60,8 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         var dropped: UInt64 = 0
         var totalDropped: UInt64 = 0
         var waiter: CheckedContinuation<[InspectorEntry], Never>?
+        /// A thread's reader waiting in ``LiveInspector/next(timeout:)``.
+        var sleeper: DispatchSemaphore?
         var isClosed = false
     }
 
@@ -118,6 +128,10 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
                 buffer.dropped += 1
                 buffer.totalDropped += 1
             }
+            if let sleeper = buffer.sleeper {
+                buffer.sleeper = nil
+                sleeper.signal()
+            }
             guard let waiter = buffer.waiter else { return (nil, []) }
             buffer.waiter = nil
             return (waiter, takeAll())
@@ -144,6 +158,40 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         return diffed(batch)
     }
 
+    /// The entries recorded since the last call, waiting at most `timeout`
+    /// for one, blocking the calling thread: for a reader on a thread of
+    /// its own (``InspectorLink``). Empty when none came in time, or once
+    /// the inspector is closed.
+    public func next(timeout: Duration) -> [InspectorEntry] {
+        let sleeper = DispatchSemaphore(value: 0)
+        let ready: [InspectorEntry]? = lock.withLock {
+            if buffer.isClosed || !buffer.entries.isEmpty || buffer.dropped > 0 { return takeAll() }
+            buffer.sleeper?.signal()
+            buffer.sleeper = sleeper
+            return nil
+        }
+        if let ready { return diffed(ready) }
+        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        _ = sleeper.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+        return diffed(
+            lock.withLock {
+                if buffer.sleeper === sleeper { buffer.sleeper = nil }
+                return takeAll()
+            })
+    }
+
+    /// The runs going now, as the reader last saw them: one `running` entry
+    /// a run, for a reader that (re)connects after they started.
+    public func runningNow() -> [InspectorEntry] {
+        readerLock.withLock {
+            runs.sorted { $0.key < $1.key }.map { run, now in
+                InspectorEntry(
+                    sequence: 0, time: now.time, run: run, kind: .running, type: now.type, parent: now.parent,
+                    state: now.state)
+            }
+        }
+    }
+
     /// The entries recorded since the last call, without waiting.
     public func take() -> [InspectorEntry] {
         diffed(lock.withLock { takeAll() })
@@ -156,14 +204,16 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
             for index in batch.indices {
                 let run = batch[index].run
                 switch batch[index].kind {
-                case .started:
-                    states[run] = batch[index].state
+                case .started, .running:
+                    runs[run] = RunNow(
+                        type: batch[index].type, parent: batch[index].parent, state: batch[index].state ?? "",
+                        time: batch[index].time)
                 case .state:
                     guard let state = batch[index].state else { break }
-                    batch[index].diff = StateDiff.lines(from: states[run] ?? "", to: state)
-                    states[run] = state
+                    batch[index].diff = StateDiff.lines(from: runs[run]?.state ?? "", to: state)
+                    runs[run, default: RunNow(state: state, time: batch[index].time)].state = state
                 case .ended:
-                    states[run] = nil
+                    runs[run] = nil
                 default:
                     break
                 }
@@ -184,11 +234,16 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
     public func close() {
         let waiter = lock.withLock {
             buffer.isClosed = true
+            buffer.sleeper?.signal()
+            buffer.sleeper = nil
             defer { buffer.waiter = nil }
             return buffer.waiter
         }
         waiter?.resume(returning: [])
     }
+
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool { lock.withLock { buffer.isClosed } }
 
     /// Called under `lock`.
     private func takeAll() -> [InspectorEntry] {
