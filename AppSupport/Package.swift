@@ -26,6 +26,8 @@ let package = Package(
         // Chromium through WebDriver).
         .library(name: "TerminalTesting", targets: ["TerminalTesting"]),
         .library(name: "WebTesting", targets: ["WebTesting"]),
+        .library(name: "InspectorServer", targets: ["InspectorServer"]),
+        .executable(name: "oak-inspector", targets: ["oak-inspector"]),
     ],
     dependencies: [
         .package(name: "Oak", path: ".."),
@@ -40,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // Small helpers every app uses: elapsed time on any clock, text made
@@ -62,7 +65,8 @@ let package = Package(
         .target(
             name: "AppCommands",
             dependencies: [
-                "Common", "WebHost", "PostgresSupport",
+                "Common", "WebHost", "PostgresSupport", .product(name: "Oak", package: "Oak"),
+                .product(name: "OakInspector", package: "Oak"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -131,6 +135,26 @@ let package = Package(
             ]),
         .target(name: "TerminalTesting"),
         .target(name: "WebTesting", dependencies: ["TerminalTesting"]),
+        // `oak-inspector`: the server of the page that watches apps started
+        // with `--inspect` (OakInspector's link), and its command.
+        .target(
+            name: "InspectorServer",
+            dependencies: [
+                "ServerSupport", "WebHost", .product(name: "OakInspector", package: "Oak"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "oak-inspector",
+            dependencies: [
+                "InspectorServer", "AppCommands", .product(name: "OakInspector", package: "Oak"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "CommonTests", dependencies: ["Common", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(
@@ -159,6 +183,12 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        .testTarget(
+            name: "InspectorServerTests",
+            dependencies: [
+                "InspectorServer", "WebTesting", .product(name: "Oak", package: "Oak"),
+                .product(name: "OakInspector", package: "Oak"), .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "WebHostTests",

@@ -57,7 +57,9 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
     public var text: String?
     /// The whole state (`started`, `running`, `state`), as multi-line text.
     public var state: String?
-    /// The state's change from the step before (`state`).
+    /// The state's change from the step before (`state`): every line of
+    /// both, in order, each marked kept, removed or added. Empty when the
+    /// step changed nothing.
     public var diff: [DiffLine]?
     /// The effect (`effect…`, `eventRefused`).
     public var effect: Effect?

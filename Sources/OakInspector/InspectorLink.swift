@@ -269,14 +269,48 @@ public final class InspectorLink: @unchecked Sendable {
         }
     }
 
-    /// Whether the inspector closed the connection (or sent anything: it
-    /// has nothing to say but a close).
+    /// Whether the inspector closed the connection. It says nothing but
+    /// pings (answered with pongs) and its close.
     private static func peerClosed(_ socket: Int32) -> Bool {
-        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, 0) > 0 else { return false }
-        var byte: UInt8 = 0
-        let read = recv(socket, &byte, 1, Int32(MSG_DONTWAIT))
-        return read >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+        while true {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return false }
+            // A frame from the server: unmasked, a control frame's payload
+            // at most 125 bytes; anything else ends the connection.
+            guard let head = read(2, from: socket), head[1] & 0x80 == 0, head[1] & 0x7F <= 125,
+                let payload = read(Int(head[1] & 0x7F), from: socket)
+            else { return true }
+            switch head[0] & 0x0F {
+            case 0x9: guard sendControl(0xA, payload: payload, on: socket) else { return true }
+            case 0xA: continue
+            default: return true
+            }
+        }
+    }
+
+    /// `count` bytes from `socket`, waiting at most 2 seconds for them.
+    private static func read(_ count: Int, from socket: Int32) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 2_000) > 0 else { return nil }
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                recv(socket, buffer.baseAddress.map { $0 + offset }, count - offset, 0)
+            }
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else { return nil }
+            offset += read
+        }
+        return bytes
+    }
+
+    /// Sends a masked control frame (`opcode`, at most 125 bytes).
+    private static func sendControl(_ opcode: UInt8, payload: [UInt8], on socket: Int32) -> Bool {
+        let key = (0..<4).map { _ in UInt8.random(in: .min ... .max) }
+        var frame = Data([0x80 | opcode, 0x80 | UInt8(payload.count)] + key)
+        for (index, byte) in payload.enumerated() { frame.append(byte ^ key[index & 3]) }
+        return send(frame, on: socket)
     }
 }
 

@@ -94,14 +94,10 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         }
     }
 
-    /// A state as lines a diff can compare: `dump`'s tree of its stored
-    /// properties (Mirror-based; no type-name rewriting, which is slow on
-    /// Linux).
-    static func text(of state: some Any) -> String {
-        var text = ""
-        dump(state, to: &text)
-        if text.hasSuffix("\n") { text.removeLast() }
-        return text
+    /// A state as lines a diff can compare: one a stored property, nested
+    /// ones indented (``StateText``).
+    public static func text(of state: some Any) -> String {
+        StateText.render(state)
     }
 
     private static func effect(_ info: EffectInfo) -> InspectorEntry.Effect {

@@ -3,6 +3,7 @@
 // falls behind loses the oldest entries and is told how many, a waiting
 // reader is woken, and nothing is kept where no inspector is installed.
 
+import Foundation
 import Oak
 import OakInspector
 import Testing
@@ -128,8 +129,8 @@ struct LiveInspectorTests {
         #expect(entries[1].text == "add(2)")
         let step = entries[2]
         #expect(step.kind == .state)
-        #expect(step.diff?.contains(InspectorEntry.DiffLine("-", "  - count: 0")) == true)
-        #expect(step.diff?.contains(InspectorEntry.DiffLine("+", "  - count: 2")) == true)
+        #expect(step.diff?.contains(InspectorEntry.DiffLine("-", "  count: 0")) == true)
+        #expect(step.diff?.contains(InspectorEntry.DiffLine("+", "  count: 2")) == true)
         #expect(step.diff?.contains { $0.text.contains("label") && $0.mark != " " } == false)
 
         let failed = try #require(entries.first { $0.kind == .effectFailed })
@@ -178,5 +179,48 @@ struct LiveInspectorTests {
             _ = try await Tally.run(initialState: Tally.State(), proxy: proxy, env: Tally.Env())
         }
         #expect(inspector.take().isEmpty)
+    }
+}
+
+@Suite("A state as the inspector shows it")
+struct StateTextTests {
+    struct Page: Sendable {
+        enum Phase: Sendable {
+            case idle
+            case showing(number: Int, title: String)
+        }
+
+        var phase = Phase.showing(number: 7, title: "Lichen")
+        var link: URL? = URL(string: "https://example.com/7")
+        var tags = ["a", "b"]
+        var none: Int? = nil
+    }
+
+    @Test func oneLineAPropertyAndWhatDescribesItselfAsItsDescription() {
+        let text = LiveInspector.text(of: Page())
+        #expect(
+            text == """
+                Page
+                  phase: .showing
+                    number: 7
+                    title: "Lichen"
+                  link: https://example.com/7
+                  tags: 2 items
+                    [0]: "a"
+                    [1]: "b"
+                  none: nil
+                """)
+        #expect(LiveInspector.text(of: Page.Phase.idle) == ".idle")
+    }
+
+    @Test func aChildIsShownByItsIdentityNotTheRuntimesInsides() {
+        let child = Child(Tally.self, initialState: Tally.State())
+        #expect(LiveInspector.text(of: child) == "Child<Tally>\n  id: \(child.id)")
+    }
+
+    @Test func aLongCollectionIsCutShort() {
+        let text = LiveInspector.text(of: Array(0..<80))
+        #expect(text.hasPrefix("80 items\n  [0]: 0"))
+        #expect(text.hasSuffix("  [49]: 49\n  … 30 more"))
     }
 }

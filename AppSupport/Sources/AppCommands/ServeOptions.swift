@@ -104,13 +104,15 @@ public struct ServeVariables: Sendable {
     }
 
     /// The program's command line (without its name), with the options the
-    /// environment gives added when it runs `serve`.
+    /// environment gives added when it runs `serve`, and a bare `--inspect`
+    /// given its implicit value (``InspectOption/arguments(_:)``).
     public func arguments(
         _ commandLine: [String] = Array(CommandLine.arguments.dropFirst()),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [String] {
         EnvironmentArguments.merged(
-            commandLine, subcommand: "serve", options: options, prefix: prefix, environment: environment)
+            InspectOption.arguments(commandLine), subcommand: "serve", options: options, prefix: prefix,
+            environment: environment)
     }
 }
 
@@ -171,6 +173,8 @@ public struct ServeCommand<App: ServedApp>: AsyncParsableCommand {
     @OptionGroup public var server: ServeOptions
     /// The app's.
     @OptionGroup public var options: App.Options
+    /// `--inspect`.
+    @OptionGroup public var inspect: InspectOption
 
     /// The command, to be parsed.
     public init() {}
@@ -182,6 +186,13 @@ public struct ServeCommand<App: ServedApp>: AsyncParsableCommand {
         AppLogs.bootstrap(.info)
         ProcessLimits.allowMostOpenFiles()
         let logger = Logger(label: "oak.web")
+        // The sessions of a host started with an inspector are inspected.
+        try await inspect.run(app: App.variablePrefix.lowercased().trimmingCharacters(in: ["_"])) {
+            try await serve(logger: logger)
+        }
+    }
+
+    private func serve(logger: Logger) async throws {
         try await AppServices.run(logger: logger) { services in
             if let publicURL = server.publicURL { services.address.setPublic(publicURL) }
             let web = try await App.web(options, services: &services)

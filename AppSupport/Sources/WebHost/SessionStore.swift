@@ -8,6 +8,7 @@
 import CMemory
 import Common
 import Logging
+import Oak
 import WebUI
 
 /// Why no session was made.
@@ -55,6 +56,10 @@ actor SessionStore<App: WebApplication> {
 
     /// Whether the app opens a page at `path` (``WebApplication/opens(_:)``).
     nonisolated func opens(_ path: String) -> Bool { app.opens(path) }
+
+    /// The inspector installed where the host started, if any: the
+    /// sessions' runs are inspected by it.
+    private let inspector = TransducerInspection.inspector
 
     init(app: App, limits: SessionLimits, clock: any Clock<Duration>, logger: Logger) {
         self.app = app
@@ -115,7 +120,7 @@ actor SessionStore<App: WebApplication> {
             if let ended = remove(oldest) { ending.append(ended) }
         }
         let session = WebSession(
-            app: app, id: Self.randomToken(), token: Self.randomToken(), renderings: renderings)
+            app: app, id: Self.randomToken(), token: Self.randomToken(), renderings: renderings, inspector: inspector)
         sessions[session.id] = Entry(session: session, lastSeen: now, provisional: (client, now))
         provisionalOrder.append(session.id)
         await session.start(at: path)

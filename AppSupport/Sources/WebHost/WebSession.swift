@@ -68,8 +68,14 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// sent nothing else.
     private var isStopping = false
 
-    init(app: App, id: String, token: String, renderings: WebRenderCache) {
+    /// Inspects the run, if the host was started with an inspector.
+    private let inspector: (any TransducerInspector)?
+
+    init(
+        app: App, id: String, token: String, renderings: WebRenderCache, inspector: (any TransducerInspector)? = nil
+    ) {
         self.app = app
+        self.inspector = inspector
         self.renderings = renderings
         self.id = id
         self.token = token
@@ -84,10 +90,13 @@ actor WebSession<App: WebApplication>: TransducerHost {
         guard run == nil else { return }
         storage.didChange = { [unowned self] in self.stateDidChange() }
         let app = self.app
+        let inspector = self.inspector
         run = Task {
             do {
                 // The app runs it, so that it is compiled for the app's types.
-                try await app.run(state: self.storage, proxy: self.proxy, session: self)
+                try await TransducerInspection.$inspector.withValue(inspector) {
+                    try await app.run(state: self.storage, proxy: self.proxy, session: self)
+                }
             } catch {
                 // Cancelled when the session expires or the server stops;
                 // anything else ends the session the same way: its page

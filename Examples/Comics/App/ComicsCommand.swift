@@ -45,11 +45,16 @@ struct Browse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Browse comics (the default; ? lists the keys).")
 
     @OptionGroup var sources: Sources
+    @OptionGroup var inspect: InspectOption
 
     @MainActor func run() async throws {
         // Nothing may write on the screen the app draws on; the text
         // commands report their errors themselves.
         AppLogs.bootstrap(nil)
+        try await inspect.run(app: "comics") { try await browse() }
+    }
+
+    @MainActor private func browse() async throws {
         try await sources.withEnv { env in
             if Terminal.isInteractive {
                 do {

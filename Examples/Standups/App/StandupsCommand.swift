@@ -46,6 +46,7 @@ struct Meet: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     @OptionGroup var speech: SpeechOptions
+    @OptionGroup var inspect: InspectOption
 
     @MainActor func run() async throws {
         // Nothing may write on the screen the app draws on.
@@ -55,7 +56,15 @@ struct Meet: AsyncParsableCommand {
         }
         let terminal = Terminal()
         let unsaved = Unsaved()
-        // Closed in reverse order when the app ends, however it ends.
+        try await inspect.run(app: "standups") { try await meet(terminal: terminal, unsaved: unsaved) }
+        // The app waits for every change to be durable before it quits,
+        // unless its user quits at once: then the program ends with 1.
+        try unsaved.check()
+    }
+
+    /// The terminal app, its services closed in reverse order when it ends,
+    /// however it ends.
+    @MainActor private func meet(terminal: Terminal, unsaved: Unsaved) async throws {
         try await AppServices.with(logger: Logger(label: "oak.standups")) { services in
             let env = try await Injection.terminal(
                 options, speech: speech, terminal: terminal, unsaved: unsaved, services: &services)
@@ -65,8 +74,5 @@ struct Meet: AsyncParsableCommand {
                 throw CommandError("\(error) Or run `standups serve` and use the app in a browser.")
             }
         }
-        // The app waits for every change to be durable before it quits,
-        // unless its user quits at once: then the program ends with 1.
-        try unsaved.check()
     }
 }

@@ -118,6 +118,13 @@ public struct Child<C: BaseTransducer>: Identifiable, Hashable {
 
 extension Child: Sendable where C.State: Sendable {}
 
+extension Child: CustomReflectable {
+    /// The child as a parent's state holds it: its identity. Its proxy and
+    /// storage are the runtime's, so `dump`, an inspector or a snapshot of
+    /// the parent's state shows `Child<Detail>` and its `id`, not them.
+    public var customMirror: Mirror { Mirror(self, children: ["id": id], displayStyle: .struct) }
+}
+
 extension Child where C.Proxy == Proxy<C.Event> {
     /// Sends `event` to the child, as the parent's view or an effect does;
     /// see ``Proxy/send(_:)``.

@@ -1,0 +1,129 @@
+// What the inspector knows: the apps that connected, each one's entries
+// (bounded: the oldest go), and the pages watching, each told every app and
+// entry as it comes.
+
+import DequeModule
+import Foundation
+import OakInspector
+
+/// The apps an inspector has heard from and what their runs did, for the
+/// pages that watch them.
+public actor InspectorHub {
+    /// An app that connected: its name and process, and whether it is
+    /// connected now.
+    public struct App: Codable, Hashable, Sendable {
+        /// Numbers the apps from 1, in the order they first connected.
+        public var id: Int
+        /// The name it gave (`comics`).
+        public var name: String
+        /// Its process id.
+        public var pid: Int32
+        /// Whether its link is open now.
+        public var isConnected: Bool
+    }
+
+    /// What a page is sent: an app (new, or connected or gone), or entries
+    /// of an app. One JSON object a WebSocket message.
+    public struct Message: Codable, Hashable, Sendable {
+        /// `app` or `entries`.
+        public var kind: String
+        /// The app (`app`).
+        public var app: App?
+        /// The app the entries are of (`entries`).
+        public var of: Int?
+        /// The entries (`entries`).
+        public var entries: [InspectorEntry]?
+    }
+
+    /// The most entries kept an app; the oldest go first.
+    public let capacity: Int
+    private var apps: [Int: App] = [:]
+    private var entries: [Int: Deque<InspectorEntry>] = [:]
+    private var viewers: [Int: AsyncStream<Message>.Continuation] = [:]
+    private var nextViewer = 0
+    /// Lines an app sent that were not entries.
+    public private(set) var unreadableLines = 0
+
+    /// A hub keeping at most `capacity` entries an app.
+    public init(capacity: Int = 200_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// An app connected (again: the same name and process is the same app).
+    public func connect(_ hello: InspectorHello) -> Int {
+        let name = String(hello.app.prefix(64))
+        let id =
+            apps.values.first { $0.name == name && $0.pid == hello.pid }?.id ?? ((apps.keys.max() ?? 0) + 1)
+        let app = App(id: id, name: name, pid: hello.pid, isConnected: true)
+        apps[id] = app
+        broadcast(Message(kind: "app", app: app))
+        return id
+    }
+
+    /// The app's link closed.
+    public func disconnect(_ id: Int) {
+        guard var app = apps[id] else { return }
+        app.isConnected = false
+        apps[id] = app
+        broadcast(Message(kind: "app", app: app))
+    }
+
+    /// A message of JSON lines from app `id`: each line an entry.
+    public func receive(_ lines: String, from id: Int) {
+        guard apps[id] != nil else { return }
+        let decoder = JSONDecoder()
+        var received: [InspectorEntry] = []
+        for line in lines.split(separator: "\n") {
+            guard let entry = try? decoder.decode(InspectorEntry.self, from: Data(line.utf8)) else {
+                unreadableLines += 1
+                continue
+            }
+            received.append(entry)
+        }
+        guard !received.isEmpty else { return }
+        var kept = entries[id] ?? Deque()
+        kept.append(contentsOf: received)
+        if kept.count > capacity { kept.removeFirst(kept.count - capacity) }
+        entries[id] = kept
+        broadcast(Message(kind: "entries", of: id, entries: received))
+    }
+
+    /// What a page is told: every app and every entry kept, then each as it
+    /// comes. A page that reads slowly loses the oldest of what waits for
+    /// it beyond `buffer` messages.
+    /// - Returns: The messages, and the viewer to give ``stopWatching(_:)``.
+    public func watch(buffer: Int = 10_000) -> (AsyncStream<Message>, viewer: Int) {
+        let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingNewest(buffer))
+        for app in apps.values.sorted(by: { $0.id < $1.id }) {
+            continuation.yield(Message(kind: "app", app: app))
+            let kept = Array(entries[app.id] ?? [])
+            // In messages of at most 2,000 entries.
+            for start in stride(from: 0, to: kept.count, by: 2_000) {
+                let slice = Array(kept[start..<min(kept.count, start + 2_000)])
+                continuation.yield(Message(kind: "entries", of: app.id, entries: slice))
+            }
+        }
+        nextViewer += 1
+        let viewer = nextViewer
+        viewers[viewer] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.stopWatching(viewer) }
+        }
+        return (stream, viewer)
+    }
+
+    /// Ends the messages of `viewer` (its page went).
+    public func stopWatching(_ viewer: Int) {
+        viewers.removeValue(forKey: viewer)?.finish()
+    }
+
+    /// The apps, by id.
+    public var knownApps: [App] { apps.values.sorted { $0.id < $1.id } }
+
+    /// The entries kept of app `id`.
+    public func entries(of id: Int) -> [InspectorEntry] { Array(entries[id] ?? []) }
+
+    private func broadcast(_ message: Message) {
+        for viewer in viewers.values { viewer.yield(message) }
+    }
+}

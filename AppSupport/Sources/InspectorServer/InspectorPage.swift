@@ -1,0 +1,308 @@
+// The inspector's page: the apps and their runs as a tree, and for the run
+// chosen its steps — the state at any step (a slider, or ← and →), each
+// step's event, state diff, effects and outputs. Plain HTML, one script and
+// one style sheet served by the inspector itself; every text from an app
+// is set as text (never as markup).
+
+enum InspectorPage {
+    static let html = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Oak Inspector</title>
+        <link rel="stylesheet" href="inspector.css?token=TOKEN">
+        </head>
+        <body>
+        <header>
+          <h1>Oak Inspector</h1>
+          <span id="status" class="status">connecting…</span>
+        </header>
+        <main>
+          <nav id="runs" aria-label="Apps and their runs"><p class="hint">No app has connected yet. Start one with
+            <code>--inspect</code>, for example <code>swift run --package-path Examples/Comics comics --inspect</code>.</p></nav>
+          <section id="run" aria-live="polite">
+            <p class="hint">Choose a run to see its state and its steps.</p>
+          </section>
+        </main>
+        <script src="inspector.js?token=TOKEN"></script>
+        </body>
+        </html>
+        """
+
+    static let style = """
+        :root { color-scheme: light dark; --accent: #2f7d4f; --muted: #777; --line: #8883;
+          font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
+        body { margin: 0; }
+        header { display: flex; align-items: baseline; gap: 1rem; padding: .6rem 1rem; border-bottom: 1px solid var(--line); }
+        h1 { font-size: 1.1rem; margin: 0; }
+        h1::before { content: ""; display: inline-block; width: .7rem; height: .7rem; border-radius: 50%;
+          background: var(--accent); margin-right: .45rem; }
+        .status { color: var(--muted); font-size: .85rem; }
+        .status.live { color: var(--accent); }
+        main { display: grid; grid-template-columns: minmax(14rem, 22rem) 1fr; min-height: calc(100vh - 3rem); }
+        nav { border-right: 1px solid var(--line); padding: .5rem; overflow: auto; }
+        section { padding: .75rem 1rem; overflow: auto; }
+        .hint { color: var(--muted); }
+        .app { font-weight: 600; margin: .6rem 0 .2rem; }
+        .app.gone::after { content: " · disconnected"; color: var(--muted); font-weight: 400; }
+        ul.tree { list-style: none; margin: 0; padding-left: .9rem; }
+        ul.tree > li > button { all: unset; cursor: pointer; display: block; padding: .15rem .35rem; border-radius: .3rem;
+          width: calc(100% - .7rem); }
+        ul.tree > li > button:hover, ul.tree > li > button:focus-visible { background: #8882; }
+        ul.tree > li > button.chosen { background: var(--accent); color: white; }
+        .type { font-weight: 600; }
+        .now { display: block; font: .8rem ui-monospace, monospace; opacity: .8; white-space: nowrap; overflow: hidden;
+          text-overflow: ellipsis; }
+        .ended .type::after { content: " · ended"; font-weight: 400; opacity: .8; }
+        .restored { font-size: .75rem; border: 1px solid currentColor; border-radius: .3rem; padding: 0 .25rem; margin-left: .3rem; }
+        .controls { display: flex; align-items: center; gap: .5rem; margin: .5rem 0; flex-wrap: wrap; }
+        .controls input[type=range] { flex: 1; min-width: 10rem; }
+        .controls button { font: inherit; padding: .2rem .6rem; }
+        pre { font: .85rem/1.35 ui-monospace, SFMono-Regular, Menlo, monospace; background: #8881; padding: .6rem .6rem .6rem 1.4rem;
+          border-radius: .4rem; overflow: auto; margin: .3rem 0; }
+        .added { background: #2f7d4f33; }
+        .added::before { content: "+ "; position: absolute; margin-left: -1.1rem; opacity: .6; }
+        .removed { background: #c0392b26; color: #c0392b; text-decoration: line-through; }
+        ol.steps { padding-left: 0; list-style: none; }
+        ol.steps li { border-left: 3px solid var(--line); padding: .2rem .6rem; margin: .2rem 0; cursor: pointer; }
+        ol.steps li.current { border-left-color: var(--accent); background: #2f7d4f14; }
+        .event { font: .85rem ui-monospace, monospace; font-weight: 600; overflow-wrap: anywhere; }
+        .removed, .added { display: block; }
+        .effect { font-size: .8rem; color: var(--muted); display: block; overflow-wrap: anywhere; }
+        .failed { color: #c0392b; }
+        @media (max-width: 700px) { main { grid-template-columns: 1fr; } nav { border-right: 0; border-bottom: 1px solid var(--line); } }
+        """
+
+    static let script = #"""
+        "use strict";
+        const token = new URLSearchParams(location.search).get("token") || "";
+        const apps = new Map();      // id -> {app, runs: Map(run -> run)}
+        let chosen = null;           // {app, run}
+        let step = null;             // the step shown, or null: the latest
+
+        function el(tag, cls, text) {
+          const node = document.createElement(tag);
+          if (cls) node.className = cls;
+          if (text !== undefined) node.textContent = text;
+          return node;
+        }
+
+        function runOf(appID, entry) {
+          const app = apps.get(appID);
+          let run = app.runs.get(entry.run);
+          if (!run) {
+            run = {id: entry.run, type: "?", parent: null, steps: [], ended: false, restored: false, state: ""};
+            app.runs.set(entry.run, run);
+          }
+          return run;
+        }
+
+        function shortType(type) {
+          return (type || "?").split(".").slice(-1)[0];
+        }
+
+        // A run's steps: the start, then one a taken event, each with the
+        // state after it, its diff, its outputs and its effects.
+        function take(appID, entry) {
+          if (entry.kind === "dropped") return;
+          const run = runOf(appID, entry);
+          switch (entry.kind) {
+          case "started":
+          case "running":
+            run.type = entry.type; run.parent = entry.parent ?? null;
+            if (run.steps.length === 0 || entry.kind === "started") {
+              run.steps = [{label: entry.kind === "started" ? "started" : "(already running)", state: entry.state || "",
+                diff: [], notes: [], time: entry.time}];
+            }
+            run.state = entry.state || ""; run.ended = false;
+            break;
+          case "event":
+            run.steps.push({label: entry.text, state: run.state, diff: [], notes: [], time: entry.time});
+            break;
+          case "state": {
+            run.state = entry.state || run.state;
+            const last = run.steps[run.steps.length - 1];
+            if (last) { last.state = run.state; last.diff = entry.diff || []; }
+            break;
+          }
+          case "waiting":
+            break;
+          case "ended":
+            run.ended = true;
+            note(run, entry.text ? "ended: " + entry.text : "ended (terminal state)", !!entry.text);
+            break;
+          default:
+            note(run, describe(entry), entry.kind === "effectFailed");
+          }
+        }
+
+        function note(run, text, failed) {
+          const last = run.steps[run.steps.length - 1];
+          if (last) last.notes.push({text, failed});
+        }
+
+        function describe(entry) {
+          const effect = entry.effect ? entry.effect.kind + " #" + entry.effect.number + (entry.effect.id ? " (" + entry.effect.id + ")" : "") : "";
+          switch (entry.kind) {
+          case "output": return "output " + entry.text;
+          case "effectStarted": return "started " + effect;
+          case "effectFinished": return "finished " + effect;
+          case "effectCancelled": return "cancelled " + effect;
+          case "effectFailed": return "failed " + effect + ": " + entry.text;
+          case "eventRefused": return "refused an event of cancelled " + effect;
+          case "intentRefused": return "refused intent " + entry.text;
+          default: return entry.kind;
+          }
+        }
+
+        // Type names without their modules and enclosing types: `.comics`
+        // for `MainFeature.Main.Scene.comics`, `Comic` for `ComicsFeature.Comic`.
+        function plain(text) {
+          return text.replace(/\b(?:[A-Za-z_]\w*\.)+([a-z_]\w*)/g, ".$1").replace(/\b(?:[A-Za-z_]\w*\.)+([A-Z]\w*)/g, "$1");
+        }
+
+        // A state on one line: its top-level properties.
+        function summary(text) {
+          const lines = (text || "").split("\n");
+          if (lines.length <= 1) return plain(lines[0] || "");
+          return plain(lines.slice(1).filter(l => /^  [-▿] /.test(l)).map(l => l.trim().replace(/^[-▿] /, "")).join(", "));
+        }
+
+        function renderRuns() {
+          const nav = document.getElementById("runs");
+          nav.replaceChildren();
+          if (apps.size === 0) {
+            nav.append(el("p", "hint", "No app has connected yet."));
+            return;
+          }
+          for (const [appID, app] of apps) {
+            nav.append(el("div", "app" + (app.app.isConnected ? "" : " gone"), app.app.name + " · pid " + app.app.pid));
+            const roots = [...app.runs.values()].filter(r => r.parent === null || !app.runs.has(r.parent));
+            nav.append(tree(appID, app, roots));
+          }
+        }
+
+        function tree(appID, app, runs) {
+          const list = el("ul", "tree");
+          for (const run of runs.sort((a, b) => a.id - b.id)) {
+            const item = el("li", run.ended ? "ended" : "");
+            const button = el("button", chosen && chosen.app === appID && chosen.run === run.id ? "chosen" : "");
+            button.dataset.run = run.id;
+            button.append(el("span", "type", shortType(run.type)), el("span", "now", summary(run.state)));
+            button.addEventListener("click", () => { chosen = {app: appID, run: run.id}; step = null; render(); });
+            item.append(button);
+            const children = [...app.runs.values()].filter(r => r.parent === run.id);
+            if (children.length) item.append(tree(appID, app, children));
+            list.append(item);
+          }
+          return list;
+        }
+
+        function renderRun() {
+          const section = document.getElementById("run");
+          const app = chosen && apps.get(chosen.app);
+          const run = app && app.runs.get(chosen.run);
+          if (!run) {
+            section.replaceChildren(el("p", "hint", "Choose a run to see its state and its steps."));
+            return;
+          }
+          const last = run.steps.length - 1;
+          const at = step === null ? last : Math.min(step, last);
+          const shown = run.steps[at];
+          const title = el("h2", "", shortType(run.type) + " · run " + run.id);
+          if (run.ended) title.append(el("span", "restored", "ended"));
+          const controls = el("div", "controls");
+          const back = el("button", "", "←"); back.title = "Step back (←)"; back.id = "back";
+          const forward = el("button", "", "→"); forward.title = "Step forward (→)"; forward.id = "forward";
+          const slider = el("input"); slider.type = "range"; slider.min = 0; slider.max = last; slider.value = at;
+          slider.id = "step"; slider.setAttribute("aria-label", "Step");
+          const where = el("span", "where", "step " + at + " of " + last + (step === null ? " (live)" : ""));
+          where.id = "where";
+          back.addEventListener("click", () => go(at - 1, last));
+          forward.addEventListener("click", () => go(at + 1, last));
+          slider.addEventListener("input", () => go(Number(slider.value), last));
+          controls.append(back, slider, forward, where);
+
+          // The state at the step; with its change from the step before.
+          const state = el("pre", "state"); state.id = "state";
+          const lines = shown.diff.length ? shown.diff : shown.state.split("\n").map(text => ({mark: " ", text}));
+          for (const line of lines) {
+            state.append(el("span", line.mark === "+" ? "added" : line.mark === "-" ? "removed" : "", line.text + "\n"));
+          }
+
+          const steps = el("ol", "steps"); steps.id = "steps";
+          run.steps.forEach((s, index) => {
+            const item = el("li", index === at ? "current" : "");
+            item.append(el("span", "event", index === 0 ? s.label : plain(s.label)));
+            for (const n of s.notes) item.append(el("span", "effect" + (n.failed ? " failed" : ""), plain(n.text)));
+            item.addEventListener("click", () => go(index, last));
+            steps.append(item);
+          });
+          section.replaceChildren(title, controls, el("h3", "", "State at this step"), state, el("h3", "", "Steps"), steps);
+        }
+
+        function go(index, last) {
+          step = index >= last ? null : Math.max(0, index);
+          renderRun();
+        }
+
+        // `#APP/RUN[/STEP]` chooses a run (and a step): a link to what one saw.
+        function fromHash() {
+          const [app, run, at] = location.hash.slice(1).split("/").map(Number);
+          if (app && run) { chosen = {app, run}; step = Number.isInteger(at) ? at : null; }
+        }
+        window.addEventListener("hashchange", () => { fromHash(); render(); });
+        fromHash();
+
+        function render() {
+          if (!chosen) {
+            // The first app's first run, until one is chosen.
+            const first = [...apps.entries()].find(([, app]) => app.runs.size > 0);
+            if (first) chosen = {app: first[0], run: Math.min(...first[1].runs.keys())};
+          }
+          renderRuns();
+          renderRun();
+        }
+
+        document.addEventListener("keydown", event => {
+          if (!chosen || event.target.tagName === "INPUT" && event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+          const run = apps.get(chosen.app)?.runs.get(chosen.run);
+          if (!run) return;
+          const last = run.steps.length - 1;
+          const at = step === null ? last : step;
+          if (event.key === "ArrowLeft") { go(at - 1, last); event.preventDefault(); }
+          if (event.key === "ArrowRight") { go(at + 1, last); event.preventDefault(); }
+        });
+
+        let pending = false;
+        function schedule() {
+          if (pending) return;
+          pending = true;
+          requestAnimationFrame(() => { pending = false; render(); });
+        }
+
+        function connect() {
+          const status = document.getElementById("status");
+          const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host +
+            "/live?token=" + encodeURIComponent(token));
+          socket.onopen = () => { status.textContent = "live"; status.className = "status live"; };
+          socket.onmessage = event => {
+            const message = JSON.parse(event.data);
+            if (message.kind === "app") {
+              const known = apps.get(message.app.id);
+              if (known) known.app = message.app; else apps.set(message.app.id, {app: message.app, runs: new Map()});
+            } else if (message.kind === "entries" && apps.has(message.of)) {
+              for (const entry of message.entries) take(message.of, entry);
+            }
+            schedule();
+          };
+          socket.onclose = () => {
+            status.textContent = "the inspector stopped; reload when it runs again";
+            status.className = "status";
+          };
+        }
+        connect();
+        """#
+}

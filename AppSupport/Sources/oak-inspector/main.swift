@@ -1,0 +1,94 @@
+// `oak-inspector`: watch running Oak apps in a browser. Serves on 127.0.0.1
+// only, prints the page's address (with the token that guards it) and
+// writes where it listens to a file of the user's own, where apps started
+// with `--inspect` find it.
+
+import AppCommands
+import ArgumentParser
+import Foundation
+import InspectorServer
+import Logging
+import OakInspector
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@main
+struct OakInspectorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "oak-inspector",
+        abstract: "Watch running Oak apps' transducers in a browser: their runs, states and steps.",
+        discussion: """
+            Start it, open the address it prints, then start an app with --inspect \
+            (swift run --package-path Examples/Comics comics --inspect).
+            """)
+
+    @Option(help: "The port to serve on, on 127.0.0.1 (0: any free one).")
+    var port = 7700
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535; \(port) is not one.") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "oak.inspector")
+        logger.logLevel = .notice
+        try await AppServices.run(logger: logger) { services in
+            let server: InspectorServer
+            do {
+                server = try await InspectorServer.start(port: port, logger: logger)
+            } catch {
+                throw CommandError(
+                    "Could not serve on 127.0.0.1:\(port) (\(error)). Is another inspector running? "
+                        + "Pass --port 0 for any free port.")
+            }
+            services.closing("the server") { await server.stop() }
+            let file = InspectorEndpoint.file()
+            do {
+                try Self.write(server.endpoint, to: file)
+            } catch {
+                logger.warning(
+                    "Apps will not find this inspector by themselves; give them --inspect \(server.endpoint).",
+                    metadata: ["file": "\(file.path)", "reason": "\(error)"])
+            }
+            services.closing("the endpoint file") { Self.remove(file, ifItHolds: server.endpoint) }
+            let announcement = """
+                Oak Inspector: open \(server.pageURL)
+                Apps started with --inspect find it (or give them --inspect \(server.endpoint)).
+                Stop it with Ctrl-C.
+
+                """
+            FileHandle.standardOutput.write(Data(announcement.utf8))
+        }
+    }
+
+    /// Writes `endpoint` to `file`, readable by this user only.
+    static func write(_ endpoint: String, to file: URL) throws {
+        let directory = file.deletingLastPathComponent()
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = directory.appendingPathComponent(".endpoint-\(getpid())")
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path, contents: Data((endpoint + "\n").utf8),
+                attributes: [.posixPermissions: 0o600])
+        else { throw CocoaError(.fileWriteNoPermission) }
+        guard rename(temporary.path, file.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
+        }
+    }
+
+    /// Removes `file` if it still names this inspector (another may have
+    /// started since).
+    static func remove(_ file: URL, ifItHolds endpoint: String) {
+        guard let text = try? String(contentsOf: file, encoding: .utf8),
+            text.trimmingCharacters(in: .whitespacesAndNewlines) == endpoint
+        else { return }
+        try? FileManager.default.removeItem(at: file)
+    }
+}

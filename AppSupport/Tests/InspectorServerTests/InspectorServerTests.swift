@@ -1,0 +1,145 @@
+// oak-inspector's server: an app's link (OakInspector's InspectorLink)
+// reaches the pages that watch; the token guards the page, its script and
+// both WebSockets; a page of another site can neither open the page's
+// stream nor pose as an app; another host's name is refused.
+
+import Foundation
+import InspectorServer
+import Logging
+import Oak
+import OakInspector
+import Testing
+import WebTesting
+
+/// Counts; fails on `.fail`.
+enum Counter: Transducer {
+    struct State: NonTerminal, Sendable {
+        var count = 0
+    }
+
+    enum Event: Sendable {
+        case add(Int)
+    }
+
+    static func update(_ state: inout State, event: Event) {
+        switch event {
+        case .add(let amount): state.count += amount
+        }
+    }
+}
+
+@Suite("The inspector's server", .timeLimit(.minutes(1)))
+struct InspectorServerTests {
+    static let logger = Logger(label: "test.inspector")
+
+    static func live(
+        _ server: InspectorServer, token: String? = nil, origin: String? = nil
+    ) async throws
+        -> WebSocketTestClient
+    {
+        let base = server.server.baseURL
+        return try await WebSocketTestClient.connect(
+            to: "ws://127.0.0.1:\(server.server.port)/live?token=\(token ?? server.token)",
+            headers: ["Origin": origin ?? base])
+    }
+
+    /// The page's messages until one matches `predicate`.
+    static func messages(
+        from page: WebSocketTestClient, until predicate: (InspectorHub.Message) -> Bool
+    ) async throws -> [InspectorHub.Message] {
+        var messages: [InspectorHub.Message] = []
+        while true {
+            guard case .text(let text) = try await page.receive() else { continue }
+            let message = try JSONDecoder().decode(InspectorHub.Message.self, from: Data(text.utf8))
+            messages.append(message)
+            if predicate(message) { return messages }
+        }
+    }
+
+    @Test func anAppsRunsReachThePage() async throws {
+        let server = try await InspectorServer.start(logger: Self.logger)
+        let page = try await Self.live(server)
+        let inspector = LiveInspector()
+        let link = InspectorLink(
+            inspector, to: try InspectorEndpoint(parsing: server.endpoint), app: "counter",
+            retryDelay: .milliseconds(20))
+        link.start()
+        let proxy = Counter.Proxy()
+        let run = Task {
+            try await TransducerInspection.$inspector.withValue(inspector) {
+                try await Counter.run(initialState: Counter.State(), proxy: proxy)
+            }
+        }
+        try proxy.send(.add(4))
+        let messages = try await Self.messages(from: page) { message in
+            message.entries?.contains { $0.kind == .state && $0.state?.contains("count: 4") == true } == true
+        }
+        let app = try #require(messages.first { $0.kind == "app" }?.app)
+        #expect(app.name == "counter" && app.pid == getpid() && app.isConnected)
+        let entries = messages.flatMap { $0.entries ?? [] }
+        #expect(entries.first?.kind == .started)
+        #expect(entries.first?.type?.hasSuffix("Counter") == true)
+        #expect(entries.contains { $0.kind == .event && $0.text == "add(4)" })
+
+        // A page opened later is told everything kept.
+        let later = try await Self.live(server)
+        let told = try await Self.messages(from: later) { $0.entries?.contains { $0.kind == .state } == true }
+        #expect(told.first?.app?.name == "counter")
+
+        proxy.cancel()
+        _ = try? await run.value
+        link.stop()
+        // The app is shown gone once its link closes.
+        _ = try await Self.messages(from: page) { $0.kind == "app" && $0.app?.isConnected == false }
+        await page.close()
+        await later.close()
+        await server.stop()
+    }
+
+    @Test func theTokenGuardsThePageAndItsStreams() async throws {
+        let server = try await InspectorServer.start(logger: Self.logger)
+        let browser = WebClient(base: server.server.baseURL)
+        #expect(try await browser.get("/").status == 403)
+        #expect(try await browser.get("/?token=0123456789abcdef0123456789abcdef").status == 403)
+        #expect(try await browser.get("/inspector.js").status == 403)
+        let page = try await browser.get("/?token=\(server.token)")
+        #expect(page.status == 200)
+        #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
+        #expect(try await browser.get("/inspector.js?token=\(server.token)").status == 200)
+
+        await #expect(throws: WebSocketTestError.self) {
+            _ = try await Self.live(server, token: "0123456789abcdef0123456789abcdef")
+        }
+        // Another site's page, even with the token, cannot open the stream.
+        await #expect(throws: WebSocketTestError.self) {
+            _ = try await Self.live(server, origin: "http://attacker.example")
+        }
+        // Nor pose as an app: browsers send an Origin, apps do not.
+        await #expect(throws: WebSocketTestError.self) {
+            _ = try await WebSocketTestClient.connect(
+                to: "ws://127.0.0.1:\(server.server.port)/apps?token=\(server.token)",
+                headers: ["Origin": "http://attacker.example"])
+        }
+        // Another host's name (DNS rebinding) is refused.
+        await #expect(throws: WebSocketTestError.self) {
+            _ = try await WebSocketTestClient.connect(
+                to: "ws://127.0.0.1:\(server.server.port)/live?token=\(server.token)",
+                headers: ["Host": "attacker.example", "Origin": "http://attacker.example"])
+        }
+        await server.stop()
+    }
+
+    @Test func anAppWithoutTheTokenIsNotHeard() async throws {
+        let server = try await InspectorServer.start(logger: Self.logger)
+        let app = try await WebSocketTestClient.connect(
+            to: "ws://127.0.0.1:\(server.server.port)/apps?token=\(server.token)")
+        // The hello must carry the token too.
+        try await app.sendText(#"{"hello":{"version":1,"token":"wrong","app":"x","pid":1}}"#)
+        guard case .close = try await app.receive() else {
+            Issue.record("the connection stayed open")
+            return
+        }
+        #expect(await server.hub.knownApps.isEmpty)
+        await server.stop()
+    }
+}
