@@ -45,7 +45,7 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
     public var sequence: UInt64
     /// Seconds since the inspector started, when the entry was recorded.
     public var time: Double
-    /// The run (``Oak/RunID``'s number); 0 for `dropped`.
+    /// The run (`RunID`'s number); 0 for `dropped`.
     public var run: UInt64
     /// What the entry tells.
     public var kind: Kind
@@ -85,7 +85,7 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
         self.dropped = dropped
     }
 
-    /// An effect of a run, as ``Oak/EffectInfo`` tells it.
+    /// An effect of a run, as `EffectInfo` tells it.
     public struct Effect: Hashable, Sendable, Codable {
         /// Numbers the run's effects from 1.
         public var number: UInt64

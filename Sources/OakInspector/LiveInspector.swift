@@ -95,7 +95,8 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
     }
 
     /// A state as lines a diff can compare: one a stored property, nested
-    /// ones indented (``StateText``).
+    /// ones indented; a type that describes itself (`URL`, `Date`) by
+    /// its description; at most 50 items of a collection.
     public static func text(of state: some Any) -> String {
         StateText.render(state)
     }
