@@ -20,12 +20,16 @@ public struct InspectOption: ParsableArguments, Sendable {
     @Option(
         name: .customLong("inspect"),
         help: ArgumentHelp(
-            "Show what the app's transducers do in oak-inspector (started beforehand; its address, or none for the "
-                + "one running on this machine).", valueName: "oak://token@127.0.0.1:port"))
+            "Show what the app's transducers do in oak-inspector (started beforehand; its address, or none — or "
+                + "\"running\" — for the one running on this machine).", valueName: "oak://token@127.0.0.1:port"))
     public var address: String?
 
     /// Not inspected.
     public init() {}
+
+    /// The option's environment variable (`COMICS_INSPECT=running` for the
+    /// inspector running here, or its address).
+    public static var variables: [EnvironmentOption] { [EnvironmentOption("inspect")] }
 
     /// `arguments` with a bare `--inspect` (last, or before anything but
     /// an inspector's address) given its implicit value.

@@ -92,7 +92,7 @@ public struct ServeVariables: Sendable {
     /// `prefix`.
     public init(prefix: String, adding more: [EnvironmentOption]) {
         self.prefix = prefix
-        self.options = ServeOptions.environment + more
+        self.options = ServeOptions.environment + InspectOption.variables + more
     }
 
     /// The command's configuration: what it does, and its variables in its
