@@ -191,6 +191,8 @@ let package = Package(
             dependencies: [
                 "ComicsApp", "FixtureServer", .product(name: "TerminalTesting", package: "AppSupport"),
                 .product(name: "WebTesting", package: "AppSupport"),
+                .product(name: "InspectorServer", package: "AppSupport"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresTesting", package: "AppSupport"),
                 .product(name: "PostgresSupport", package: "AppSupport"),
             ],
