@@ -65,6 +65,10 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
     public var effect: Effect?
     /// How many entries were dropped (`dropped` only).
     public var dropped: UInt64?
+    /// Where the run's initial state was restored from — a snapshot's
+    /// file, a checkpoint — (`started`, `running`); `nil` for a state made
+    /// anew.
+    public var restoredFrom: String?
 
     /// An entry; the fields a kind does not use are `nil`.
     public init(

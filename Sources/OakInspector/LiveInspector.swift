@@ -41,6 +41,7 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
     private struct RunNow {
         var type: String?
         var parent: UInt64?
+        var restoredFrom: String?
         var state: String
         var time: Double
     }
@@ -70,10 +71,13 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
 
     // MARK: TransducerInspector
 
-    /// Records the start of a run: its type, parent and initial state.
-    public func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, parent: RunID?) {
+    /// Records the start of a run: its type, parent, initial state, and
+    /// where that was restored from.
+    public func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, start: RunStart) {
         let state = Self.text(of: initialState)
-        append(run, .started, type: String(reflecting: type), parent: parent?.rawValue, state: state)
+        append(
+            run, .started, type: String(reflecting: type), parent: start.parent?.rawValue, state: state,
+            restoredFrom: start.restoredFrom)
     }
 
     /// Records one step of a run.
@@ -107,7 +111,7 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
 
     private func append(
         _ run: RunID, _ kind: InspectorEntry.Kind, type: String? = nil, parent: UInt64? = nil, text: String? = nil,
-        state: String? = nil, effect: InspectorEntry.Effect? = nil
+        state: String? = nil, effect: InspectorEntry.Effect? = nil, restoredFrom: String? = nil
     ) {
         let elapsed = start.duration(to: .now)
         let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -116,9 +120,10 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         (waiter, taken) = lock.withLock { () -> (CheckedContinuation<[InspectorEntry], Never>?, [InspectorEntry]) in
             guard !buffer.isClosed else { return (nil, []) }
             buffer.sequence += 1
-            let entry = InspectorEntry(
+            var entry = InspectorEntry(
                 sequence: buffer.sequence, time: time, run: run.rawValue, kind: kind, type: type, parent: parent,
                 text: text, state: state, effect: effect)
+            entry.restoredFrom = restoredFrom
             buffer.entries.append(entry)
             if buffer.entries.count > capacity {
                 buffer.entries.removeFirst()
@@ -182,9 +187,11 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
     public func runningNow() -> [InspectorEntry] {
         readerLock.withLock {
             runs.sorted { $0.key < $1.key }.map { run, now in
-                InspectorEntry(
+                var entry = InspectorEntry(
                     sequence: 0, time: now.time, run: run, kind: .running, type: now.type, parent: now.parent,
                     state: now.state)
+                entry.restoredFrom = now.restoredFrom
+                return entry
             }
         }
     }
@@ -203,7 +210,8 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
                 switch batch[index].kind {
                 case .started, .running:
                     runs[run] = RunNow(
-                        type: batch[index].type, parent: batch[index].parent, state: batch[index].state ?? "",
+                        type: batch[index].type, parent: batch[index].parent,
+                        restoredFrom: batch[index].restoredFrom, state: batch[index].state ?? "",
                         time: batch[index].time)
                 case .state:
                     guard let state = batch[index].state else { break }

@@ -224,3 +224,10 @@ struct StateTextTests {
         #expect(text.hasSuffix("  [49]: 49\n  … 30 more"))
     }
 }
+
+extension StateTextTests {
+    @Test func aSharedRunIsShownByItsTypeOnly() {
+        let shared = SharedRun<Tally>(initialState: Tally.State())
+        #expect(LiveInspector.text(of: shared) == "SharedRun<Tally>")
+    }
+}

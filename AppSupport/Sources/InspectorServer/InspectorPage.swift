@@ -93,7 +93,7 @@ enum InspectorPage {
           const app = apps.get(appID);
           let run = app.runs.get(entry.run);
           if (!run) {
-            run = {id: entry.run, type: "?", parent: null, steps: [], ended: false, restored: false, state: ""};
+            run = {id: entry.run, type: "?", parent: null, steps: [], ended: false, restored: null, state: ""};
             app.runs.set(entry.run, run);
           }
           return run;
@@ -111,9 +111,11 @@ enum InspectorPage {
           switch (entry.kind) {
           case "started":
           case "running":
-            run.type = entry.type; run.parent = entry.parent ?? null;
+            run.type = entry.type; run.parent = entry.parent ?? null; run.restored = entry.restoredFrom || null;
             if (run.steps.length === 0 || entry.kind === "started") {
-              run.steps = [{label: entry.kind === "started" ? "started" : "(already running)", state: entry.state || "",
+              const label = entry.kind === "started" ? "started" : "(already running)";
+              run.steps = [{label: label + (entry.restoredFrom ? " from a state restored from " + entry.restoredFrom : ""),
+                state: entry.state || "",
                 diff: [], notes: [], time: entry.time}];
             }
             run.state = entry.state || ""; run.ended = false;
@@ -190,7 +192,9 @@ enum InspectorPage {
             const item = el("li", run.ended ? "ended" : "");
             const button = el("button", chosen && chosen.app === appID && chosen.run === run.id ? "chosen" : "");
             button.dataset.run = run.id;
-            button.append(el("span", "type", shortType(run.type)), el("span", "now", summary(run.state)));
+            button.append(el("span", "type", shortType(run.type)));
+            if (run.restored) button.append(el("span", "restored", "restored"));
+            button.append(el("span", "now", summary(run.state)));
             button.addEventListener("click", () => { chosen = {app: appID, run: run.id}; step = null; render(); });
             item.append(button);
             const children = [...app.runs.values()].filter(r => r.parent === run.id);
@@ -212,6 +216,7 @@ enum InspectorPage {
           const at = step === null ? last : Math.min(step, last);
           const shown = run.steps[at];
           const title = el("h2", "", shortType(run.type) + " · run " + run.id);
+          if (run.restored) title.append(el("span", "restored", "restored from " + run.restored));
           if (run.ended) title.append(el("span", "restored", "ended"));
           const controls = el("div", "controls");
           const back = el("button", "", "←"); back.title = "Step back (←)"; back.id = "back";

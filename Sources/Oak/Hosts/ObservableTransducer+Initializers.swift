@@ -204,13 +204,18 @@ extension ObservableTransducer where Transducer.State: Codable {
         // only, by the run this host starts there.
         nonisolated(unsafe) let env = env
         nonisolated(unsafe) let event = saved.event
+        let restoredFrom = saved.restoredFrom
         start(completion: completion) { storage, proxy in
             if let event {
                 nonisolated(unsafe) let event = event
                 try proxy._channel.prepend(event)
             }
-            return try await Transducer.run(
-                storage: storage, proxy: proxy, env: env, output: output, isolation: MainActor.shared)
+            return try await TransducerInspection.$restoredFrom.withValue(
+                restoredFrom,
+                operation: {
+                    try await Transducer.run(
+                        storage: storage, proxy: proxy, env: env, output: output, isolation: MainActor.shared)
+                }, isolation: MainActor.shared)
         }
     }
 

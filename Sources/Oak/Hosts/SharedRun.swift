@@ -447,3 +447,10 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
         waiter?.resume(returning: nil)
     }
 }
+
+extension SharedRun: CustomReflectable {
+    /// The shared run as a state that holds it shows it: by its type. Its
+    /// proxy and broadcast are the runtime's; its state is its own run's
+    /// (an inspector shows that run on its own).
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
+}

@@ -179,12 +179,13 @@ final class SnapshotStorage<State: Codable>: Storage {
 extension StateSnapshots {
     /// The state a run starts from: the saved one when there is one (and
     /// then the event `restored` makes for it, if any), otherwise
-    /// `initialState`.
+    /// `initialState`; and, for an inspector, the file it was restored
+    /// from.
     func startingState<Event>(
         initialState: State, restored: (State) -> Event?
-    ) -> (state: State, event: Event?) {
-        guard let saved = restore() else { return (initialState, nil) }
-        return (saved, restored(saved))
+    ) -> (state: State, event: Event?, restoredFrom: String?) {
+        guard let saved = restore() else { return (initialState, nil, nil) }
+        return (saved, restored(saved), url.lastPathComponent)
     }
 }
 
@@ -220,6 +221,10 @@ extension BaseTransducer where State: Codable {
             nonisolated(unsafe) let event = event
             try proxy._channel.prepend(event)
         }
-        return try await run(storage: storage, proxy: proxy, env: env, output: output, isolation: isolation)
+        return try await TransducerInspection.$restoredFrom.withValue(
+            start.restoredFrom,
+            operation: {
+                try await run(storage: storage, proxy: proxy, env: env, output: output, isolation: isolation)
+            }, isolation: isolation)
     }
 }

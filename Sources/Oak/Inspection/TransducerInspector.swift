@@ -28,16 +28,35 @@ public protocol TransducerInspector: Sendable {
 
     /// A run of `T` starts, from `initialState`, before its first record.
     ///
-    /// `parent` is the run whose operation started this one (a ``Child``
-    /// run by ``Effect/run(_:env:output:)``, or any run an operation
-    /// starts), `nil` for a run started elsewhere. Called on the isolation
-    /// of `run`, before it takes its first event. The default does nothing.
-    func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, parent: RunID?)
+    /// Called on the isolation of the run, once, before it takes its first
+    /// event; `start` says which run started it and whether its state was
+    /// restored. The default does nothing.
+    func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, start: RunStart)
 }
 
 extension TransducerInspector {
     /// Does nothing: an inspector that only reads records needs no more.
-    public func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, parent: RunID?) {}
+    public func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, start: RunStart) {}
+}
+
+/// How a run began, as an inspector is told it
+/// (``TransducerInspector/started(_:of:initialState:start:)``).
+public struct RunStart: Hashable, Sendable {
+    /// The run whose operation started this one — a ``Child`` run by
+    /// ``Effect/run(_:env:output:)``, or any run an operation starts —
+    /// `nil` for a run started elsewhere.
+    public var parent: RunID?
+    /// Where the initial state was restored from (a snapshot's file, a
+    /// checkpoint), `nil` for a state made anew. Set with
+    /// ``TransducerInspection/restoredFrom`` around the run; Oak's
+    /// ``StateSnapshots`` runs set it themselves.
+    public var restoredFrom: String?
+
+    /// A start.
+    public init(parent: RunID? = nil, restoredFrom: String? = nil) {
+        self.parent = parent
+        self.restoredFrom = restoredFrom
+    }
 }
 
 /// Identifies one call of `run` for inspection.
@@ -72,8 +91,9 @@ public struct RunID: Hashable, Sendable, CustomStringConvertible {
 final class RunInspection: Sendable {
     @usableFromInline let inspector: any TransducerInspector
     @usableFromInline let runID: RunID
-    /// The run whose operation started this one, if an inspected run's did.
-    @usableFromInline let parent: RunID?
+    /// The run whose operation started this one, if an inspected run's
+    /// did, and where its state was restored from.
+    @usableFromInline let start: RunStart
     /// The transducer of the run, for the records that operations make from
     /// their own tasks (which do not name the transducer type).
     ///
@@ -84,11 +104,11 @@ final class RunInspection: Sendable {
 
     @usableFromInline
     init(
-        inspector: any TransducerInspector, runID: RunID, parent: RunID?, transducer: any BaseTransducer.Type
+        inspector: any TransducerInspector, runID: RunID, start: RunStart, transducer: any BaseTransducer.Type
     ) {
         self.inspector = inspector
         self.runID = runID
-        self.parent = parent
+        self.start = start
         self.transducer = transducer
     }
 
@@ -98,7 +118,10 @@ final class RunInspection: Sendable {
     static func current<T: BaseTransducer>(for type: T.Type) -> RunInspection? {
         TransducerInspection.inspector.map {
             RunInspection(
-                inspector: $0, runID: .next(), parent: TransducerInspection.currentRun, transducer: type)
+                inspector: $0, runID: .next(),
+                start: RunStart(
+                    parent: TransducerInspection.currentRun, restoredFrom: TransducerInspection.restoredFrom),
+                transducer: type)
         }
     }
 
@@ -106,16 +129,22 @@ final class RunInspection: Sendable {
     /// line: called once per inspected run.
     @usableFromInline @inline(never)
     func recordStart<T: BaseTransducer>(_ type: T.Type, initialState: T.State) {
-        inspector.started(runID, of: type, initialState: initialState, parent: parent)
+        inspector.started(runID, of: type, initialState: initialState, start: start)
     }
 
     /// Runs an operation's `body` as part of this run: the runs it starts
-    /// name this one as their parent.
+    /// name this one as their parent, and their state is not this run's
+    /// restored one.
     @usableFromInline @inline(never)
     func asCurrentRun(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
     ) async throws {
-        try await TransducerInspection.$currentRun.withValue(runID, operation: body, isolation: isolation)
+        let run = runID
+        try await TransducerInspection.$restoredFrom.withValue(
+            nil,
+            operation: {
+                try await TransducerInspection.$currentRun.withValue(run, operation: body, isolation: isolation)
+            }, isolation: isolation)
     }
 
     /// Hands `record` to the inspector.
@@ -178,4 +207,17 @@ public enum TransducerInspection {
     /// The inspected run whose operation is running: the parent of the runs
     /// it starts.
     @TaskLocal static var currentRun: RunID?
+
+    /// Where the state of the runs started in the current task was
+    /// restored from, for their inspector (``RunStart/restoredFrom``): set
+    /// it around a run you start from a saved state.
+    ///
+    /// ```swift
+    /// try await TransducerInspection.$restoredFrom.withValue("checkpoint") {
+    ///     try await Meeting.run(initialState: saved, proxy: proxy, env: env)
+    /// }
+    /// ```
+    ///
+    /// The runs that run's operations start are not marked.
+    @TaskLocal public static var restoredFrom: String?
 }

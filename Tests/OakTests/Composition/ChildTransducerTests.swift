@@ -180,9 +180,13 @@ struct ChildTransducerTests {
         let proxy = Screen.Proxy(bufferSize: 32)
         let starts = StartRecorder()
         let run = Task {
+            // Started from a saved state: the parent is marked restored,
+            // not the children its operations start.
             try await TransducerInspection.$inspector.withValue(starts) {
-                try await Screen.run(
-                    initialState: Screen.State(), proxy: proxy, env: env, output: Callback { outputs.append($0) })
+                try await TransducerInspection.$restoredFrom.withValue("saved") {
+                    try await Screen.run(
+                        initialState: Screen.State(), proxy: proxy, env: env, output: Callback { outputs.append($0) })
+                }
             }
         }
         try proxy.send(.open)
@@ -197,6 +201,7 @@ struct ChildTransducerTests {
         #expect(recorded[1].parent == recorded[0].run)
         #expect(recorded[2].parent == recorded[0].run)
         #expect(recorded[1].initialState == "State(count: 0)")
+        #expect(recorded.map(\.restoredFrom) == ["saved", nil, nil])
         #expect(Set(recorded.map(\.run)).count == 3)
         proxy.cancel()
         _ = try? await run.value
@@ -293,14 +298,18 @@ final class StartRecorder: TransducerInspector {
         var type: String
         var initialState: String
         var parent: RunID?
+        var restoredFrom: String?
     }
 
     let starts = Locked<[Start]>([])
     private let trace = Trace()
 
-    func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, parent: RunID?) {
+    func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, start: RunStart) {
         let count = starts.withLock {
-            $0.append(Start(run: run, type: "\(type)", initialState: "\(initialState)", parent: parent))
+            $0.append(
+                Start(
+                    run: run, type: "\(type)", initialState: "\(initialState)", parent: start.parent,
+                    restoredFrom: start.restoredFrom))
             return $0.count
         }
         trace.append("started \(count)")

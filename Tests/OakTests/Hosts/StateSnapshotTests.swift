@@ -64,6 +64,20 @@ struct StateSnapshotTests {
         #expect(outputs.last == Favourites.State(numbers: [1, 2, 3], restores: 1))
     }
 
+    @Test("5 an inspector is told a run's state was restored, and from where; a fresh start is not marked")
+    func anInspectorIsToldTheStateWasRestored() async throws {
+        let snapshots = StateSnapshots<Favourites.State>(
+            url: try directory().appendingPathComponent("favourites.json"))
+        let starts = StartRecorder()
+        try await TransducerInspection.$inspector.withValue(starts) {
+            _ = try await run(snapshots, [.add(1)])
+            _ = try await run(snapshots, [.add(2)])
+        }
+        let recorded = starts.starts.withLock { $0 }
+        #expect(recorded.map(\.restoredFrom) == [nil, "favourites.json"])
+        #expect(recorded.last?.initialState.contains("numbers: [1]") == true)
+    }
+
     @Test func aDamagedSnapshotIsSetAsideAndTheRunStartsFresh() async throws {
         let folder = try directory()
         let url = folder.appendingPathComponent("favourites.json")

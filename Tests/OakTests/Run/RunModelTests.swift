@@ -179,16 +179,16 @@ final class World {
 
 /// Counts the refused events an inspector sees, and checks the start's
 /// rule: one `started` a run, before any of its records, naming no parent
-/// (the run is not started by an operation).
+/// (the run is not started by an operation) and no restored state.
 struct RefusalCounter: TransducerInspector {
     let count = Locked(0)
     /// Starts told; records received before the run's start; parents named.
     let starts = Locked((count: 0, recordsBefore: 0, parents: 0))
 
-    func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, parent: RunID?) {
+    func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, start: RunStart) {
         starts.withLock {
             $0.count += 1
-            if parent != nil { $0.parents += 1 }
+            if start.parent != nil || start.restoredFrom != nil { $0.parents += 1 }
         }
     }
 

@@ -286,6 +286,8 @@ public final class MeetingRooms: Sendable {
         let homes = self.homes
         let meeting = room.meeting
         let roomID = room.id
+        // A meeting resumed from its checkpoint shows so in an inspector.
+        let restoredFrom: String? = if case .restored = first { "the meeting's last checkpoint" } else { nil }
         let task = Task {
             async let kept: Void = meeting.keepCheckpoints(
                 of: { MeetingCheckpoint($0, takenAt: env.now()) }, every: Self.checkpointInterval,
@@ -294,7 +296,9 @@ public final class MeetingRooms: Sendable {
                     let data = try Self.checkpointFormat.encode(checkpoint)
                     try await checkpoints.save(.init(standup: standupID, room: roomID, checkpoint: data))
                 })
-            let ending = try? await meeting.run(env: env)
+            let ending = try? await TransducerInspection.$restoredFrom.withValue(restoredFrom) {
+                try await meeting.run(env: env)
+            }
             await kept
             switch ending?.ending {
             case .saved(let saved)?:
