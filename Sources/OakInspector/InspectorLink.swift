@@ -116,6 +116,8 @@ public final class InspectorLink: @unchecked Sendable {
         }
         wake.signal()
         finished?.wait()
+        // Whoever stops it next returns at once too.
+        finished?.signal()
     }
 
     private var isStopped: Bool { lock.withLock { state.isStopped } }
@@ -145,26 +147,37 @@ public final class InspectorLink: @unchecked Sendable {
         guard Self.upgrade(socket, endpoint: endpoint), let first = try? encoder.encode(["hello": hello]),
             Self.send(message: first, on: socket)
         else { return }
-        let running = inspector.runningNow()
-        if !running.isEmpty, !Self.send(message: Self.lines(running, encoder: encoder), on: socket) { return }
+        guard send(inspector.runningNow(), on: socket, encoder: encoder) else { return }
         while !isStopped {
             let batch = inspector.next(timeout: .milliseconds(250))
             if batch.isEmpty {
                 if inspector.isClosed || Self.peerClosed(socket) { return }
                 continue
             }
-            guard Self.send(message: Self.lines(batch, encoder: encoder), on: socket) else { return }
+            // A batch the connection did not take is lost with it; the
+            // next connection starts with the runs going on.
+            guard send(batch, on: socket, encoder: encoder) else { return }
         }
     }
 
-    private static func lines(_ entries: [InspectorEntry], encoder: JSONEncoder) -> Data {
+    /// The most bytes of JSON lines a message holds (a larger entry goes
+    /// alone); the inspector takes messages of up to 16 MB.
+    static let messageSize = 1 << 20
+
+    /// Sends `entries` as messages of JSON lines; false when the
+    /// connection failed.
+    private func send(_ entries: [InspectorEntry], on socket: Int32, encoder: JSONEncoder) -> Bool {
         var data = Data()
         for entry in entries {
             guard let line = try? encoder.encode(entry) else { continue }
+            if !data.isEmpty, data.count + line.count >= Self.messageSize {
+                guard Self.send(message: data, on: socket) else { return false }
+                data = Data()
+            }
             if !data.isEmpty { data.append(UInt8(ascii: "\n")) }
             data.append(line)
         }
-        return data
+        return data.isEmpty || Self.send(message: data, on: socket)
     }
 
     private static func dispatchTime(_ duration: Duration) -> DispatchTimeInterval {

@@ -83,18 +83,22 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
     /// Records one step of a run.
     public func record<T: BaseTransducer>(_ record: InspectionRecord<T>, of run: RunID) {
         switch record {
-        case .event(let event): append(run, .event, text: String(describing: event))
+        case .event(let event): append(run, .event, text: StateText.clipped(String(describing: event), to: 4_000))
         case .state(let state): append(run, .state, state: Self.text(of: state))
-        case .output(let output): append(run, .output, text: String(describing: output))
+        case .output(let output): append(run, .output, text: StateText.clipped(String(describing: output), to: 4_000))
         case .effectStarted(let info): append(run, .effectStarted, effect: Self.effect(info))
         case .effectFinished(let info): append(run, .effectFinished, effect: Self.effect(info))
         case .effectCancelled(let info): append(run, .effectCancelled, effect: Self.effect(info))
         case .effectFailed(let info, let error):
-            append(run, .effectFailed, text: String(describing: error), effect: Self.effect(info))
+            append(
+                run, .effectFailed, text: StateText.clipped(String(describing: error), to: 4_000),
+                effect: Self.effect(info))
         case .eventRefused(let info): append(run, .eventRefused, effect: Self.effect(info))
-        case .intentRefused(let event): append(run, .intentRefused, text: String(describing: event))
+        case .intentRefused(let event):
+            append(run, .intentRefused, text: StateText.clipped(String(describing: event), to: 4_000))
         case .waitingForEvents: append(run, .waiting)
-        case .ended(let error): append(run, .ended, text: error.map { String(describing: $0) })
+        case .ended(let error):
+            append(run, .ended, text: error.map { StateText.clipped(String(describing: $0), to: 4_000) })
         }
     }
 

@@ -75,11 +75,23 @@ enum StateText {
         lines.append(prefix + describe(value))
     }
 
+    /// The most characters of a line kept.
+    static let lineLength = 2_000
+
     /// A leaf: strings quoted, anything else as it describes itself, on
-    /// one line.
+    /// one line of at most ``lineLength`` characters.
     private static func describe(_ value: Any) -> String {
-        let text = value is String || value is Substring ? "\"\(value)\"" : "\(value)"
+        let text = clipped(value is String || value is Substring ? "\"\(value)\"" : "\(value)", to: lineLength)
         return text.contains("\n") ? text.replacingOccurrences(of: "\n", with: "⏎") : text
+    }
+
+    /// `text`, or its first `length` characters and how many more there
+    /// were: an entry stays small whatever a value holds.
+    static func clipped(_ text: String, to length: Int) -> String {
+        guard text.utf8.count > length,
+            let end = text.index(text.startIndex, offsetBy: length, limitedBy: text.endIndex)
+        else { return text }
+        return text[..<end] + "… (\(text.count - length) more characters)"
     }
 
     /// A tuple's label (`.0` for an unlabelled element).

@@ -231,3 +231,11 @@ extension StateTextTests {
         #expect(LiveInspector.text(of: shared) == "SharedRun<Tally>")
     }
 }
+
+extension StateTextTests {
+    @Test func aLongValueIsClippedSoThatAnEntryStaysSmall() {
+        let text = LiveInspector.text(of: String(repeating: "x", count: 10_000))
+        #expect(text.count < 2_100)
+        #expect(text.hasSuffix("… (8002 more characters)"), "a 10,002-character quoted string")
+    }
+}
