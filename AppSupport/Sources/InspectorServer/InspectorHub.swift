@@ -37,25 +37,48 @@ public actor InspectorHub {
 
     /// The most entries kept an app; the oldest go first.
     public let capacity: Int
+    /// The most bytes of text kept an app (states, events, outputs); the
+    /// oldest entries go first.
+    public let byteCapacity: Int
+    /// The most apps remembered; the one gone longest is forgotten first.
+    public let appCapacity: Int
     private var apps: [Int: App] = [:]
     private var entries: [Int: Deque<InspectorEntry>] = [:]
+    private var bytes: [Int: Int] = [:]
+    /// The apps that disconnected, the longest gone first.
+    private var gone: [Int] = []
+    private var nextApp = 0
     private var viewers: [Int: AsyncStream<Message>.Continuation] = [:]
     private var nextViewer = 0
     /// Lines an app sent that were not entries.
     public private(set) var unreadableLines = 0
 
-    /// A hub keeping at most `capacity` entries an app.
-    public init(capacity: Int = 200_000) {
+    /// A hub keeping at most `capacity` entries and `byteCapacity` bytes
+    /// of text an app, and at most `appCapacity` apps.
+    public init(capacity: Int = 200_000, byteCapacity: Int = 256 << 20, appCapacity: Int = 64) {
         self.capacity = max(1, capacity)
+        self.byteCapacity = max(1, byteCapacity)
+        self.appCapacity = max(1, appCapacity)
     }
 
-    /// An app connected (again: the same name and process is the same app).
-    public func connect(_ hello: InspectorHello) -> Int {
+    /// An app connected (again: the same name and process is the same
+    /// app); `nil` when ``appCapacity`` apps are connected.
+    public func connect(_ hello: InspectorHello) -> Int? {
         let name = String(hello.app.prefix(64))
-        let id =
-            apps.values.first { $0.name == name && $0.pid == hello.pid }?.id ?? ((apps.keys.max() ?? 0) + 1)
+        let known = apps.values.first { $0.name == name && $0.pid == hello.pid }?.id
+        guard known != nil || apps.count < appCapacity || !gone.isEmpty else { return nil }
+        let id = known ?? nextApp + 1
+        nextApp = max(nextApp, id)
         let app = App(id: id, name: name, pid: hello.pid, isConnected: true)
         apps[id] = app
+        gone.removeAll { $0 == id }
+        // Room for it: the app gone longest is forgotten.
+        while apps.count > appCapacity, let oldest = gone.first {
+            gone.removeFirst()
+            apps[oldest] = nil
+            entries[oldest] = nil
+            bytes[oldest] = nil
+        }
         broadcast(Message(kind: "app", app: app))
         return id
     }
@@ -65,6 +88,7 @@ public actor InspectorHub {
         guard var app = apps[id] else { return }
         app.isConnected = false
         apps[id] = app
+        gone.append(id)
         broadcast(Message(kind: "app", app: app))
     }
 
@@ -82,10 +106,20 @@ public actor InspectorHub {
         }
         guard !received.isEmpty else { return }
         var kept = entries[id] ?? Deque()
+        var size = bytes[id] ?? 0
+        for entry in received { size += Self.size(of: entry) }
         kept.append(contentsOf: received)
-        if kept.count > capacity { kept.removeFirst(kept.count - capacity) }
+        while kept.count > capacity || size > byteCapacity, let oldest = kept.popFirst() {
+            size -= Self.size(of: oldest)
+        }
         entries[id] = kept
+        bytes[id] = size
         broadcast(Message(kind: "entries", of: id, entries: received))
+    }
+
+    /// About the bytes an entry's text takes.
+    private static func size(of entry: InspectorEntry) -> Int {
+        (entry.state?.utf8.count ?? 0) + (entry.text?.utf8.count ?? 0) + (entry.type?.utf8.count ?? 0) + 64
     }
 
     /// What a page is told: every app and every entry kept, then each as it

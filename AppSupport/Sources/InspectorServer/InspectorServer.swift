@@ -67,7 +67,8 @@ public struct InspectorServer: Sendable {
                                     [String: InspectorHello].self, from: Data(text.utf8))["hello"],
                                 hello.version == 1, PageResponder.constantTimeEqual(hello.token, token)
                             else { return }
-                            app = await hub.connect(hello)
+                            guard let connected = await hub.connect(hello) else { return }
+                            app = connected
                         }
                     }
                 }

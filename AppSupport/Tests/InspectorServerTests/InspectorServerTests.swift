@@ -143,3 +143,43 @@ struct InspectorServerTests {
         await server.stop()
     }
 }
+
+@Suite("The inspector's hub")
+struct InspectorHubTests {
+    static func entry(_ sequence: UInt64, text: String) -> InspectorEntry {
+        InspectorEntry(sequence: sequence, time: 0, run: 1, kind: .event, text: text)
+    }
+
+    static func line(_ entry: InspectorEntry) throws -> String {
+        String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
+    }
+
+    @Test func anAppsEntriesAreBoundedByCountAndByBytes() async throws {
+        let hub = InspectorHub(capacity: 5, byteCapacity: 1_000)
+        let app = try #require(await hub.connect(InspectorHello(token: "t", app: "a", pid: 1)))
+        for sequence in 1...8 { await hub.receive(try Self.line(Self.entry(UInt64(sequence), text: "x")), from: app) }
+        #expect(await hub.entries(of: app).map(\.sequence) == [4, 5, 6, 7, 8])
+        // Two big entries do not fit 1,000 bytes together: the older goes.
+        let big = String(repeating: "y", count: 600)
+        await hub.receive(
+            try Self.line(Self.entry(9, text: big)) + "\n" + Self.line(Self.entry(10, text: big)), from: app)
+        #expect(await hub.entries(of: app).map(\.sequence) == [10])
+        // A line that is not an entry is counted, not kept.
+        await hub.receive("{not an entry", from: app)
+        #expect(await hub.unreadableLines == 1)
+    }
+
+    @Test func appsAreBoundedTheOneGoneLongestForgottenFirst() async throws {
+        let hub = InspectorHub(appCapacity: 2)
+        let first = try #require(await hub.connect(InspectorHello(token: "t", app: "a", pid: 1)))
+        let second = try #require(await hub.connect(InspectorHello(token: "t", app: "b", pid: 2)))
+        // Full, and both connected: a third is refused.
+        #expect(await hub.connect(InspectorHello(token: "t", app: "c", pid: 3)) == nil)
+        // The same app connecting again is the same app.
+        #expect(await hub.connect(InspectorHello(token: "t", app: "a", pid: 1)) == first)
+        await hub.disconnect(first)
+        let third = try #require(await hub.connect(InspectorHello(token: "t", app: "c", pid: 3)))
+        #expect(third != first && third != second)
+        #expect(await hub.knownApps.map(\.name) == ["b", "c"])
+    }
+}
