@@ -48,20 +48,24 @@ struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Keep the list in your terminal (the default).")
 
     @OptionGroup var storage: StorageOptions
+    @OptionGroup var inspect: InspectOption
 
     @MainActor func run() async throws {
         // Nothing may write on the screen the app draws on.
         AppLogs.bootstrap(nil)
         let env = try storage.port()
-        do {
-            try await TerminalFrontEnd().run(
-                ItemList.self, initialState: ItemList.State(), env: env, start: { await $0.proxy.send(.start) },
-                isSettled: { !$0.isLoading && !$0.isSaving }
-            ) { state, host, context in
-                ItemListTerminalView.screen(state, host: host, context: context)
+        // With --inspect, oak-inspector shows what the feature does.
+        try await inspect.run(app: "__name__") {
+            do {
+                try await TerminalFrontEnd().run(
+                    ItemList.self, initialState: ItemList.State(), env: env, start: { await $0.proxy.send(.start) },
+                    isSettled: { !$0.isLoading && !$0.isSaving }
+                ) { state, host, context in
+                    ItemListTerminalView.screen(state, host: host, context: context)
+                }
+            } catch let error as TerminalError {
+                throw CommandError("\(error) Or run `__name__ serve` and keep the list in a browser.")
             }
-        } catch let error as TerminalError {
-            throw CommandError("\(error) Or run `__name__ serve` and keep the list in a browser.")
         }
     }
 }
