@@ -72,6 +72,14 @@ enum InspectorPage {
         .removed, .added { display: block; }
         .effect { font-size: .8rem; color: var(--muted); display: block; overflow-wrap: anywhere; }
         .failed { color: #c0392b; }
+        #diagram { width: 100%; max-width: 760px; height: auto; display: block; }
+        #diagram .node rect { fill: #8881; stroke: currentColor; stroke-width: 1; }
+        #diagram .node.current rect { fill: var(--accent); stroke: var(--accent); }
+        #diagram .node.current text { fill: white; font-weight: 600; }
+        #diagram text { font: 12px ui-monospace, monospace; fill: currentColor; }
+        #diagram .edge { fill: none; stroke: currentColor; opacity: .55; }
+        #diagram marker path { fill: currentColor; opacity: .55; }
+        #diagram .edge-label { font-size: 11px; opacity: .8; }
         @media (max-width: 700px) { main { grid-template-columns: 1fr; } nav { border-right: 0; border-bottom: 1px solid var(--line); } }
         """
 
@@ -93,7 +101,8 @@ enum InspectorPage {
           const app = apps.get(appID);
           let run = app.runs.get(entry.run);
           if (!run) {
-            run = {id: entry.run, type: "?", parent: null, steps: [], ended: false, restored: null, state: ""};
+            run = {id: entry.run, type: "?", parent: null, steps: [], ended: false, restored: null, state: "",
+              nodes: new Map(), edges: new Map()};
             app.runs.set(entry.run, run);
           }
           return run;
@@ -115,18 +124,26 @@ enum InspectorPage {
             if (run.steps.length === 0 || entry.kind === "started") {
               const label = entry.kind === "started" ? "started" : "(already running)";
               run.steps = [{label: label + (entry.restoredFrom ? " from a state restored from " + entry.restoredFrom : ""),
-                state: entry.state || "",
+                state: entry.state || "", node: node(entry.state),
                 diff: [], notes: [], time: entry.time}];
+              run.nodes.set(node(entry.state), true);
             }
             run.state = entry.state || ""; run.ended = false;
             break;
           case "event":
-            run.steps.push({label: entry.text, state: run.state, diff: [], notes: [], time: entry.time});
+            run.steps.push({label: entry.text, state: run.state, node: node(run.state), diff: [], notes: [],
+              time: entry.time});
             break;
           case "state": {
             run.state = entry.state || run.state;
             const last = run.steps[run.steps.length - 1];
-            if (last) { last.state = run.state; last.diff = entry.diff || []; }
+            if (last) {
+              const from = run.steps.length > 1 ? run.steps[run.steps.length - 2].node : last.node;
+              last.state = run.state; last.diff = entry.diff || []; last.node = node(run.state);
+              run.nodes.set(last.node, true);
+              const edge = from + "\u0000" + last.node + "\u0000" + caseName(last.label);
+              run.edges.set(edge, (run.edges.get(edge) || 0) + 1);
+            }
             break;
           }
           case "waiting":
@@ -138,6 +155,86 @@ enum InspectorPage {
           default:
             note(run, describe(entry), entry.kind === "effectFailed");
           }
+        }
+
+        // A state's node in the diagram: the cases of its enum properties
+        // (`phase: .showing` → "showing"), else the type.
+        function node(text) {
+          const lines = (text || "").split("\n");
+          const cases = lines.slice(1).filter(l => /^  \w+: \.\w+/.test(l)).map(l => l.trim().replace(/^\w+: \./, ""));
+          if (/^\./.test(lines[0] || "")) cases.unshift(lines[0].slice(1));
+          return cases.length ? cases.join(" · ") : plain(lines[0] || "state");
+        }
+
+        // An event's case: `answer(…)` → "answer".
+        function caseName(label) {
+          return (label || "").replace(/\(.*$/s, "").replace(/^\./, "");
+        }
+
+        // The states seen and the transitions between them, the state at
+        // the step shown highlighted. Nodes on a circle, edges as arcs.
+        function diagram(run, current) {
+          const ns = "http://www.w3.org/2000/svg";
+          const names = [...run.nodes.keys()];
+          const width = 640, height = names.length > 2 ? 300 : 140, radius = Math.min(width, height) / 2 - 40;
+          const svg = document.createElementNS(ns, "svg");
+          svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+          svg.setAttribute("role", "img");
+          svg.setAttribute("aria-label", "The states seen and the transitions between them");
+          svg.id = "diagram";
+          const defs = document.createElementNS(ns, "defs");
+          const marker = document.createElementNS(ns, "marker");
+          for (const [k, v] of Object.entries({id: "arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7",
+            markerHeight: "7", orient: "auto-start-reverse"})) marker.setAttribute(k, v);
+          const tip = document.createElementNS(ns, "path"); tip.setAttribute("d", "M 0 0 L 10 5 L 0 10 z");
+          marker.append(tip); defs.append(marker); svg.append(defs);
+          const at = new Map(names.map((name, index) => {
+            if (names.length <= 2) return [name, {x: width / 2 + (index - (names.length - 1) / 2) * 260, y: height / 2}];
+            const angle = -Math.PI / 2 + 2 * Math.PI * index / names.length;
+            return [name, {x: width / 2 + radius * 1.6 * Math.cos(angle), y: height / 2 + radius * Math.sin(angle)}];
+          }));
+          // One arc a pair of states, its events listed on it.
+          const pairs = new Map();
+          for (const [key, count] of run.edges) {
+            const [from, to, event] = key.split("\u0000");
+            const pair = from + "\u0000" + to;
+            pairs.set(pair, (pairs.has(pair) ? pairs.get(pair) + ", " : "") + event + (count > 1 ? " ×" + count : ""));
+          }
+          for (const [pair, events] of pairs) {
+            const [from, to] = pair.split("\u0000");
+            const a = at.get(from), b = at.get(to);
+            if (!a || !b) continue;
+            const path = document.createElementNS(ns, "path");
+            const label = document.createElementNS(ns, "text");
+            if (from === to) {
+              path.setAttribute("d", `M ${a.x - 12} ${a.y - 14} C ${a.x - 40} ${a.y - 70}, ${a.x + 40} ${a.y - 70}, ${a.x + 12} ${a.y - 14}`);
+              label.setAttribute("x", a.x); label.setAttribute("y", a.y - 62);
+            } else {
+              const mx = (a.x + b.x) / 2 + (b.y - a.y) * 0.15, my = (a.y + b.y) / 2 - (b.x - a.x) * 0.15;
+              const shorten = (p, q) => { const d = Math.hypot(q.x - p.x, q.y - p.y) || 1; return {x: p.x + (q.x - p.x) * 26 / d, y: p.y + (q.y - p.y) * 16 / d}; };
+              const s = shorten(a, {x: mx, y: my}), e = shorten(b, {x: mx, y: my});
+              path.setAttribute("d", `M ${s.x} ${s.y} Q ${mx} ${my} ${e.x} ${e.y}`);
+              label.setAttribute("x", mx); label.setAttribute("y", my - 4);
+            }
+            path.setAttribute("class", "edge"); path.setAttribute("marker-end", "url(#arrow)");
+            label.setAttribute("class", "edge-label"); label.setAttribute("text-anchor", "middle");
+            label.textContent = events.length > 60 ? events.slice(0, 59) + "…" : events;
+            svg.append(path, label);
+          }
+          for (const name of names) {
+            const {x, y} = at.get(name);
+            const group = document.createElementNS(ns, "g");
+            group.setAttribute("class", "node" + (name === current ? " current" : ""));
+            const box = document.createElementNS(ns, "rect");
+            const w = Math.max(60, name.length * 7.5 + 20);
+            for (const [k, v] of Object.entries({x: x - w / 2, y: y - 14, width: w, height: 28, rx: 8})) box.setAttribute(k, v);
+            const text = document.createElementNS(ns, "text");
+            text.setAttribute("x", x); text.setAttribute("y", y + 5); text.setAttribute("text-anchor", "middle");
+            text.textContent = name;
+            group.append(box, text);
+            svg.append(group);
+          }
+          return svg;
         }
 
         function note(run, text, failed) {
@@ -245,7 +342,8 @@ enum InspectorPage {
             item.addEventListener("click", () => go(index, last));
             steps.append(item);
           });
-          section.replaceChildren(title, controls, el("h3", "", "State at this step"), state, el("h3", "", "Steps"), steps);
+          section.replaceChildren(title, controls, el("h3", "", "States seen"), diagram(run, shown.node),
+            el("h3", "", "State at this step"), state, el("h3", "", "Steps"), steps);
         }
 
         function go(index, last) {

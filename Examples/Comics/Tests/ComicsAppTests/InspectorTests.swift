@@ -45,6 +45,13 @@ struct InspectorTests {
                 // Its state now, live: the comic shown in the terminal.
                 try await browser.waitUntil(
                     "\(Self.text("state")).includes('number: 419') && \(Self.text("where")).includes('(live)')")
+                // The states seen, the one now highlighted.
+                let nodes = try await browser.run(
+                    "return [...document.querySelectorAll('#diagram .node text')].map(e => e.textContent).sort()")
+                #expect(nodes as? [String] == ["idle", "loading", "showing"])
+                let current = try await browser.run(
+                    "return document.querySelector('#diagram .node.current text')?.textContent")
+                #expect(current as? String == "showing")
                 let steps = try await browser.run("return document.querySelectorAll('#steps li').length") as? Int
                 #expect((steps ?? 0) >= 4, "steps: \(String(describing: steps))")
                 try WebDriver.saveArtifact(try await browser.screenshot(), as: "inspector.png")
