@@ -74,7 +74,7 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
     public init(
         sequence: UInt64, time: Double, run: UInt64, kind: Kind, type: String? = nil, parent: UInt64? = nil,
         text: String? = nil, state: String? = nil, diff: [DiffLine]? = nil, effect: Effect? = nil,
-        dropped: UInt64? = nil
+        dropped: UInt64? = nil, restoredFrom: String? = nil
     ) {
         self.sequence = sequence
         self.time = time
@@ -87,6 +87,7 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
         self.diff = diff
         self.effect = effect
         self.dropped = dropped
+        self.restoredFrom = restoredFrom
     }
 
     /// An effect of a run, as `EffectInfo` tells it.

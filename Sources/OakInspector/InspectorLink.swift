@@ -62,11 +62,10 @@ public final class InspectorLink: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
 
     private struct State {
-        var isStarted = false
         var isStopped = false
         var connections = 0
         var isConnected = false
-        var thread: Thread?
+        /// Signalled when the thread ends; set once started.
         var finished: DispatchSemaphore?
     }
 
@@ -98,9 +97,7 @@ public final class InspectorLink: @unchecked Sendable {
         }
         thread.name = "oak-inspector-link"
         let starting = lock.withLock {
-            guard !state.isStarted else { return false }
-            state.isStarted = true
-            state.thread = thread
+            guard state.finished == nil else { return false }
             state.finished = finished
             return true
         }

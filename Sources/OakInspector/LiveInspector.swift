@@ -124,10 +124,9 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         (waiter, taken) = lock.withLock { () -> (CheckedContinuation<[InspectorEntry], Never>?, [InspectorEntry]) in
             guard !buffer.isClosed else { return (nil, []) }
             buffer.sequence += 1
-            var entry = InspectorEntry(
+            let entry = InspectorEntry(
                 sequence: buffer.sequence, time: time, run: run.rawValue, kind: kind, type: type, parent: parent,
-                text: text, state: state, effect: effect)
-            entry.restoredFrom = restoredFrom
+                text: text, state: state, effect: effect, restoredFrom: restoredFrom)
             buffer.entries.append(entry)
             if buffer.entries.count > capacity {
                 buffer.entries.removeFirst()
@@ -191,11 +190,9 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
     public func runningNow() -> [InspectorEntry] {
         readerLock.withLock {
             runs.sorted { $0.key < $1.key }.map { run, now in
-                var entry = InspectorEntry(
+                InspectorEntry(
                     sequence: 0, time: now.time, run: run, kind: .running, type: now.type, parent: now.parent,
-                    state: now.state)
-                entry.restoredFrom = now.restoredFrom
-                return entry
+                    state: now.state, restoredFrom: now.restoredFrom)
             }
         }
     }
