@@ -117,12 +117,14 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         _ run: RunID, _ kind: InspectorEntry.Kind, type: String? = nil, parent: UInt64? = nil, text: String? = nil,
         state: String? = nil, effect: InspectorEntry.Effect? = nil, restoredFrom: String? = nil
     ) {
-        let elapsed = start.duration(to: .now)
-        let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let waiter: CheckedContinuation<[InspectorEntry], Never>?
         let taken: [InspectorEntry]
         (waiter, taken) = lock.withLock { () -> (CheckedContinuation<[InspectorEntry], Never>?, [InspectorEntry]) in
             guard !buffer.isClosed else { return (nil, []) }
+            // Read under the lock, so that times rise with the sequence
+            // numbers when an operation's task records beside its run.
+            let elapsed = start.duration(to: .now)
+            let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             buffer.sequence += 1
             let entry = InspectorEntry(
                 sequence: buffer.sequence, time: time, run: run.rawValue, kind: kind, type: type, parent: parent,
@@ -148,7 +150,8 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
 
     /// The entries recorded since the last call, oldest first (a `dropped`
     /// entry first when some were lost); waits for one when there are
-    /// none. Empty once the inspector is closed. One reader at a time.
+    /// none. Once the inspector is closed, the entries not yet read and
+    /// then empty batches. One reader at a time.
     public func next() async -> [InspectorEntry] {
         let batch = await withCheckedContinuation { continuation in
             let ready: [InspectorEntry]? = lock.withLock {
@@ -166,7 +169,7 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
     /// The entries recorded since the last call, waiting at most `timeout`
     /// for one, blocking the calling thread: for a reader on a thread of
     /// its own (``InspectorLink``). Empty when none came in time, or once
-    /// the inspector is closed.
+    /// the inspector is closed and its entries were read.
     public func next(timeout: Duration) -> [InspectorEntry] {
         let sleeper = DispatchSemaphore(value: 0)
         let ready: [InspectorEntry]? = lock.withLock {

@@ -168,6 +168,10 @@ struct LiveInspectorTests {
         let first = await reader.value
         #expect(first.first?.kind == .started)
         inspector.close()
+        // What was recorded after the first batch is still read once closed
+        // (the reader may have woken at the first entry); then nothing.
+        let rest = await inspector.next()
+        #expect((first + rest).last?.kind == .ended)
         #expect(await inspector.next().isEmpty)
     }
 

@@ -228,6 +228,11 @@ struct ChildTransducerTests {
         // ignores cancellation and, once let go, tries to report.
         try proxy.send(.close)
         await outputs.waitFor("closed")
+        // "closed" is output before `.close`'s effect dismisses the child
+        // (rule 2.4); the probe after it is taken only once that effect has
+        // run. Released earlier, the operation may tick into the child's
+        // buffer before the dismissal, which then drops it.
+        try await settle(proxy, outputs, 0)
         env.gates.gate(7).open()
         await env.trace.waitUntil("the child's operation was refused") { entries in
             entries.contains { $0.hasPrefix("child refused 7") }

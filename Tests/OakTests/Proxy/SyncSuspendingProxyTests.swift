@@ -183,10 +183,11 @@ struct SyncSuspendingProxyTests {
     func sendersBehindTheTerminalEventGetTerminated() async throws {
         let trace = Trace()
         let proxy = SyncScripted.Proxy()
-        // Tasks on one actor start in the order they were created: all four
-        // events are waiting before the run (created last) takes any.
-        let senders = ["a", "end", "after-1", "after-2"].map { event in
-            Task { @ContractActor in try await proxy.checkedSend(event) }
+        // All four events wait, in this order, before the run takes any.
+        var senders: [Task<Void, any Error>] = []
+        for event in ["a", "end", "after-1", "after-2"] {
+            senders.append(Task { @ContractActor in try await proxy.checkedSend(event) })
+            await waitUntil(proxy, hasPending: senders.count)
         }
         let run = Task { @ContractActor in
             try await SyncScripted.run(
@@ -219,9 +220,9 @@ struct SyncSuspendingProxyTests {
     func moreSendersThanBufferSize() async throws {
         let trace = Trace()
         let proxy = SyncScripted.Proxy(bufferSize: 1)
-        // No run yet: the first sender's event waits in the buffer. Both
-        // tasks run on one actor in the order they were created.
+        // No run yet: the first sender's event waits in the buffer.
         let first = Task { @ContractActor in try await proxy.checkedSend("end") }
+        await waitUntil(proxy, hasPending: 1)
         let second = Task { @ContractActor () -> TransducerError? in
             do {
                 try await proxy.checkedSend("second")
@@ -286,8 +287,10 @@ struct SyncSuspendingProxyNonThrowingSendTests {
         let trace = Trace()
         let proxy = SyncScripted.Proxy(bufferSize: 1)
         // No run yet: "a" fills the buffer, "b" and "c" wait for room, in order.
-        let senders = ["a", "b", "c"].map { event in
-            Task { @ContractActor in await proxy.send(event) }
+        var senders: [Task<Void, Never>] = []
+        for event in ["a", "b", "c"] {
+            senders.append(Task { @ContractActor in await proxy.send(event) })
+            await waitUntil(proxy, hasPending: senders.count)
         }
         // A checked sender behind them is told that the buffer is full.
         let checked = Task { @ContractActor () -> TransducerError? in
@@ -342,5 +345,15 @@ struct SyncSuspendingProxyNonThrowingSendTests {
         await proxy.send(events: { "a" }, { "b" }, { "end" })
         #expect(try await value(of: run) == "end")
         #expect(trace.entries == ["update:a", "update:b", "update:end"])
+    }
+}
+
+/// Suspends until `count` events sent through `proxy` wait (buffered or
+/// waiting for room), so that senders started one after another wait in
+/// that order: tasks are not promised to start in the order they were
+/// created (a serial run under ThreadSanitizer once started them out of it).
+private func waitUntil(_ proxy: SyncScripted.Proxy, hasPending count: Int) async {
+    _ = await withinDeadline("\(count) events waiting") {
+        while proxy._channel.pendingEvents < count { await Task.yield() }
     }
 }

@@ -107,6 +107,7 @@ private final class FirstOf<Value: Sendable>: Sendable {
 func withinDeadline<Value: Sendable>(
     _ what: String,
     sourceLocation: SourceLocation = #_sourceLocation,
+    detail: @escaping @Sendable () -> String = { "" },
     _ work: @escaping @Sendable () async -> Value
 ) async -> Value? {
     let first = FirstOf<Value>()
@@ -124,7 +125,8 @@ func withinDeadline<Value: Sendable>(
                 }
                 if first.finish(nil) {
                     Issue.record(
-                        "Deadline: \(what) did not happen within \(contractDeadline).", sourceLocation: sourceLocation)
+                        "Deadline: \(what) did not happen within \(contractDeadline).\(detail())",
+                        sourceLocation: sourceLocation)
                     worker.cancel()
                 }
             })
@@ -207,7 +209,9 @@ final class Trace: Sendable {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ predicate: @escaping @Sendable ([String]) -> Bool
     ) async -> Bool {
-        await withinDeadline(what, sourceLocation: sourceLocation) { await self.suspend(until: predicate) } ?? false
+        await withinDeadline(what, sourceLocation: sourceLocation, detail: { " The trace: \(self.entries)" }) {
+            await self.suspend(until: predicate)
+        } ?? false
     }
 
     /// Suspends until `entry` has been appended; records an issue and returns
