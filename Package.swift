@@ -64,9 +64,14 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        .target(
+            name: "OakInspectorFixtures",
+            dependencies: ["Oak"],
+            path: "Tests/OakInspectorFixtures"
+        ),
         .testTarget(
             name: "OakInspectorTests",
-            dependencies: ["Oak", "OakInspector"]
+            dependencies: ["Oak", "OakInspector", "OakTesting", "OakInspectorFixtures"]
         ),
         .executableTarget(
             name: "CounterDemo",

@@ -69,12 +69,21 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
     /// file, a checkpoint — (`started`, `running`); `nil` for a state made
     /// anew.
     public var restoredFrom: String?
+    /// The value itself as JSON, when its type is `Encodable` and its JSON
+    /// at most ``jsonLimit`` bytes: the event (`event`), the output
+    /// (`output`), the state (`started`, `running`, `state`). What an
+    /// export replays (``InspectorExport``).
+    public var json: String?
+
+    /// The longest ``json`` kept, in bytes (100,000): a larger value is
+    /// shown as text and cannot be exported.
+    public static let jsonLimit = 100_000
 
     /// An entry; the fields a kind does not use are `nil`.
     public init(
         sequence: UInt64, time: Double, run: UInt64, kind: Kind, type: String? = nil, parent: UInt64? = nil,
         text: String? = nil, state: String? = nil, diff: [DiffLine]? = nil, effect: Effect? = nil,
-        dropped: UInt64? = nil, restoredFrom: String? = nil
+        dropped: UInt64? = nil, restoredFrom: String? = nil, json: String? = nil
     ) {
         self.sequence = sequence
         self.time = time
@@ -88,6 +97,7 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
         self.effect = effect
         self.dropped = dropped
         self.restoredFrom = restoredFrom
+        self.json = json
     }
 
     /// An effect of a run, as `EffectInfo` tells it.

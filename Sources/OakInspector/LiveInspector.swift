@@ -43,6 +43,7 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         var parent: UInt64?
         var restoredFrom: String?
         var state: String
+        var json: String?
         var time: Double
     }
 
@@ -77,15 +78,20 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         let state = Self.text(of: initialState)
         append(
             run, .started, type: String(reflecting: type), parent: start.parent?.rawValue, state: state,
-            restoredFrom: start.restoredFrom)
+            restoredFrom: start.restoredFrom, json: Self.json(of: initialState))
     }
 
     /// Records one step of a run.
     public func record<T: BaseTransducer>(_ record: InspectionRecord<T>, of run: RunID) {
         switch record {
-        case .event(let event): append(run, .event, text: StateText.clipped(String(describing: event), to: 4_000))
-        case .state(let state): append(run, .state, state: Self.text(of: state))
-        case .output(let output): append(run, .output, text: StateText.clipped(String(describing: output), to: 4_000))
+        case .event(let event):
+            append(
+                run, .event, text: StateText.clipped(String(describing: event), to: 4_000), json: Self.json(of: event))
+        case .state(let state): append(run, .state, state: Self.text(of: state), json: Self.json(of: state))
+        case .output(let output):
+            append(
+                run, .output, text: StateText.clipped(String(describing: output), to: 4_000),
+                json: Self.json(of: output))
         case .effectStarted(let info): append(run, .effectStarted, effect: Self.effect(info))
         case .effectFinished(let info): append(run, .effectFinished, effect: Self.effect(info))
         case .effectCancelled(let info): append(run, .effectCancelled, effect: Self.effect(info))
@@ -109,13 +115,24 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         StateText.render(state)
     }
 
+    /// `value` as JSON (sorted keys, as `SessionRecorder` writes it) when
+    /// its type is `Encodable` and the JSON is at most
+    /// ``InspectorEntry/jsonLimit`` bytes; else `nil`.
+    static func json(of value: some Any) -> String? {
+        guard let encodable = value as? any Encodable else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(encodable), data.count <= InspectorEntry.jsonLimit else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     private static func effect(_ info: EffectInfo) -> InspectorEntry.Effect {
         InspectorEntry.Effect(number: info.sequenceNumber, kind: info.kind.rawValue, id: info.id.map { "\($0)" })
     }
 
     private func append(
         _ run: RunID, _ kind: InspectorEntry.Kind, type: String? = nil, parent: UInt64? = nil, text: String? = nil,
-        state: String? = nil, effect: InspectorEntry.Effect? = nil, restoredFrom: String? = nil
+        state: String? = nil, effect: InspectorEntry.Effect? = nil, restoredFrom: String? = nil, json: String? = nil
     ) {
         let waiter: CheckedContinuation<[InspectorEntry], Never>?
         let taken: [InspectorEntry]
@@ -128,7 +145,7 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
             buffer.sequence += 1
             let entry = InspectorEntry(
                 sequence: buffer.sequence, time: time, run: run.rawValue, kind: kind, type: type, parent: parent,
-                text: text, state: state, effect: effect, restoredFrom: restoredFrom)
+                text: text, state: state, effect: effect, restoredFrom: restoredFrom, json: json)
             buffer.entries.append(entry)
             if buffer.entries.count > capacity {
                 buffer.entries.removeFirst()
@@ -195,7 +212,7 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
             runs.sorted { $0.key < $1.key }.map { run, now in
                 InspectorEntry(
                     sequence: 0, time: now.time, run: run, kind: .running, type: now.type, parent: now.parent,
-                    state: now.state, restoredFrom: now.restoredFrom)
+                    state: now.state, restoredFrom: now.restoredFrom, json: now.json)
             }
         }
     }
@@ -216,11 +233,12 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
                     runs[run] = RunNow(
                         type: batch[index].type, parent: batch[index].parent,
                         restoredFrom: batch[index].restoredFrom, state: batch[index].state ?? "",
-                        time: batch[index].time)
+                        json: batch[index].json, time: batch[index].time)
                 case .state:
                     guard let state = batch[index].state else { break }
                     batch[index].diff = StateDiff.lines(from: runs[run]?.state ?? "", to: state)
                     runs[run, default: RunNow(state: state, time: batch[index].time)].state = state
+                    runs[run]?.json = batch[index].json
                 case .ended:
                     runs[run] = nil
                 default:

@@ -37,7 +37,7 @@ public actor InspectorHub {
 
     /// The most entries kept an app; the oldest go first.
     public let capacity: Int
-    /// The most bytes of text kept an app (states, events, outputs); the
+    /// The most bytes of text kept an app (states, events, outputs, their JSON); the
     /// oldest entries go first.
     public let byteCapacity: Int
     /// The most apps remembered; the one gone longest is forgotten first.
@@ -119,7 +119,8 @@ public actor InspectorHub {
 
     /// About the bytes an entry's text takes.
     private static func size(of entry: InspectorEntry) -> Int {
-        (entry.state?.utf8.count ?? 0) + (entry.text?.utf8.count ?? 0) + (entry.type?.utf8.count ?? 0) + 64
+        (entry.state?.utf8.count ?? 0) + (entry.text?.utf8.count ?? 0) + (entry.type?.utf8.count ?? 0)
+            + (entry.json?.utf8.count ?? 0) + 64
     }
 
     /// What a page is told: every app and every entry kept, then each as it

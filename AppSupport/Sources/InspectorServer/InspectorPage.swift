@@ -60,6 +60,7 @@ enum InspectorPage {
         .controls { display: flex; align-items: center; gap: .5rem; margin: .5rem 0; flex-wrap: wrap; }
         .controls input[type=range] { flex: 1; min-width: 10rem; }
         .controls button { font: inherit; padding: .2rem .6rem; }
+        .controls a.export { font-size: .9rem; color: var(--accent); }
         pre { font: .85rem/1.35 ui-monospace, SFMono-Regular, Menlo, monospace; background: #8881; padding: .6rem .6rem .6rem 1.4rem;
           border-radius: .4rem; overflow: auto; margin: .3rem 0; }
         .added { background: #2f7d4f33; }
@@ -129,13 +130,16 @@ enum InspectorPage {
               run.nodes.set(node(entry.state), true);
             }
             run.state = entry.state || ""; run.ended = false;
+            if (entry.json == null) run.notCodable = "State";
             break;
           case "event":
+            if (entry.json == null) run.notCodable = "Event";
             run.steps.push({label: entry.text, state: run.state, node: node(run.state), diff: [], notes: [],
-              time: entry.time});
+              time: entry.time, sequence: entry.sequence});
             break;
           case "state": {
             run.state = entry.state || run.state;
+            if (entry.json == null) run.notCodable = run.notCodable || "State";
             const last = run.steps[run.steps.length - 1];
             if (last) {
               const from = run.steps.length > 1 ? run.steps[run.steps.length - 2].node : last.node;
@@ -326,6 +330,23 @@ enum InspectorPage {
           forward.addEventListener("click", () => go(at + 1, last));
           slider.addEventListener("input", () => go(Number(slider.value), last));
           controls.append(back, slider, forward, where);
+          // The steps up to the one shown, as a session file and as a test.
+          if (run.notCodable) {
+            const hint = el("span", "hint", "to export, make " + shortType(run.type) + "." + run.notCodable + " Codable");
+            hint.id = "export-hint";
+            hint.title = "A run whose Event and State are Codable (State also Equatable) can be exported as a test.";
+            controls.append(hint);
+          } else if (at > 0) {
+            const through = at < last ? run.steps[at + 1].sequence - 1 : "";
+            const query = "token=" + encodeURIComponent(token) + "&app=" + chosen.app + "&run=" + run.id +
+              "&through=" + through;
+            const session = el("a", "export", "Export session"); session.id = "export-session";
+            session.href = "export?" + query + "&as=session"; session.setAttribute("download", "");
+            const test = el("a", "export", "Export test"); test.id = "export-test";
+            test.href = "export?" + query + "&as=test"; test.setAttribute("download", "");
+            test.title = "A Swift Testing test that replays steps 1 to " + at + " and checks every state";
+            controls.append(session, test);
+          }
 
           // The state at the step; with its change from the step before.
           const state = el("pre", "state"); state.id = "state";

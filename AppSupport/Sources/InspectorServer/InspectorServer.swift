@@ -40,7 +40,7 @@ public struct InspectorServer: Sendable {
         logger: Logger
     ) async throws -> InspectorServer {
         guard token.count >= 16, token.allSatisfy(\.isHexDigit) else { throw InspectorServerError.badToken }
-        let responder = PageResponder(token: token)
+        let responder = PageResponder(token: token, hub: hub)
         let upgrades = WebSocketUpgrades(maxFrameSize: 16 << 20) { request, _, logger in
             guard let target = request.path, let components = URLComponents(string: target),
                 request.method == .get, AllowedHosts().allows(request.authority),
@@ -128,11 +128,13 @@ public enum InspectorServerError: Error, Hashable, Sendable, CustomStringConvert
 }
 
 /// Answers the page's requests: `/` (the page), `/inspector.js`,
-/// `/inspector.css`; each only with the token and for this machine.
+/// `/inspector.css`, `/export`; each only with the token and for this
+/// machine.
 struct PageResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
     let token: String
+    let hub: InspectorHub
 
     func respond(to request: Request, context: Context) async throws -> Response {
         guard AllowedHosts().allows(request.head.authority) else {
@@ -152,8 +154,35 @@ struct PageResponder: HTTPResponder {
                 InspectorPage.html.replacingOccurrences(of: "TOKEN", with: token), type: "text/html; charset=utf-8")
         case "/inspector.js": return Self.body(InspectorPage.script, type: "text/javascript; charset=utf-8")
         case "/inspector.css": return Self.body(InspectorPage.style, type: "text/css; charset=utf-8")
+        case "/export": return await export(request.uri.queryParameters)
         default: return Self.text(.notFound, "Nothing here: the inspector's page is /.")
         }
+    }
+
+    /// `/export?app=A&run=R&through=S&as=session|test`: the run's steps
+    /// (up to the entry numbered `S`, or all) as a file to save.
+    func export(_ query: Parameters) async -> Response {
+        guard let app = query.get("app").flatMap(Int.init), let run = query.get("run").flatMap(UInt64.init),
+            let format = query.get("as"), format == "session" || format == "test"
+        else {
+            return Self.text(.badRequest, "Export with app=, run= and as=session or as=test, as the page's links do.")
+        }
+        let through = query.get("through").flatMap(UInt64.init)
+        let export: InspectorExport
+        do {
+            export = try InspectorExport(entries: await hub.entries(of: app), run: run, through: through)
+        } catch {
+            return Self.text(.unprocessableContent, error.description)
+        }
+        // Letters and digits only: the name goes into a header.
+        let name = InspectorExport.fileName(export.type) + "Run\(run)"
+        var response =
+            format == "session"
+            ? Self.body(export.session, type: "application/jsonl; charset=utf-8")
+            : Self.body(export.test(named: "replayOf" + name), type: "text/x-swift; charset=utf-8")
+        response.headers[.contentDisposition] =
+            "attachment; filename=\"" + (format == "session" ? "\(name).jsonl" : "ReplayOf\(name).swift") + "\""
+        return response
     }
 
     static func body(_ text: String, type: String) -> Response {

@@ -11,13 +11,13 @@ import OakInspector
 import Testing
 import WebTesting
 
-/// Counts; fails on `.fail`.
+/// Counts. Its events and states are Codable: its runs can be exported.
 enum Counter: Transducer {
-    struct State: NonTerminal, Sendable {
+    struct State: NonTerminal, Sendable, Codable, Equatable {
         var count = 0
     }
 
-    enum Event: Sendable {
+    enum Event: Sendable, Codable {
         case add(Int)
     }
 
@@ -93,6 +93,59 @@ struct InspectorServerTests {
         _ = try await Self.messages(from: page) { $0.kind == "app" && $0.app?.isConnected == false }
         await page.close()
         await later.close()
+        await server.stop()
+    }
+
+    @Test func aRunIsExportedAsASessionAndAsATest() async throws {
+        let server = try await InspectorServer.start(logger: Self.logger)
+        let page = try await Self.live(server)
+        let inspector = LiveInspector()
+        let link = InspectorLink(
+            inspector, to: try InspectorEndpoint(parsing: server.endpoint), app: "counter",
+            retryDelay: .milliseconds(20))
+        link.start()
+        let proxy = Counter.Proxy()
+        let run = Task {
+            try await TransducerInspection.$inspector.withValue(inspector) {
+                try await Counter.run(initialState: Counter.State(), proxy: proxy)
+            }
+        }
+        try proxy.send(.add(4))
+        try proxy.send(.add(3))
+        let messages = try await Self.messages(from: page) { message in
+            message.entries?.contains { $0.kind == .state && $0.state?.contains("count: 7") == true } == true
+        }
+        let app = try #require(messages.first { $0.kind == "app" }?.app?.id)
+        let entries = messages.flatMap { $0.entries ?? [] }
+        let runID = try #require(entries.first { $0.kind == .started }?.run)
+        let secondEvent = try #require(entries.filter { $0.kind == .event }.last?.sequence)
+        let browser = WebClient(base: server.server.baseURL)
+        let query = "token=\(server.token)&app=\(app)&run=\(runID)"
+
+        let session = try await browser.get("/export?\(query)&as=session")
+        #expect(session.status == 200)
+        #expect(session.header("Content-Disposition") == "attachment; filename=\"CounterRun\(runID).jsonl\"")
+        #expect(session.body.split(separator: "\n").count == 5)  // the header, two events, two states
+        #expect(session.body.contains(#"{"state":{"count":7}}"#))
+
+        // Up to the step before the second event: the first only.
+        let test = try await browser.get("/export?\(query)&through=\(secondEvent - 1)&as=test")
+        #expect(test.status == 200)
+        #expect(test.body.contains("@Test func replayOfCounterRun\(runID)() throws {"))
+        #expect(test.body.contains(##"$0 = try state(#"{"count":4}"#)"##))
+        #expect(!test.body.contains(#"{"count":7}"#))
+
+        // What cannot be exported says why; without the token, nothing.
+        let unknown = try await browser.get("/export?token=\(server.token)&app=\(app)&run=999999&as=test")
+        #expect(unknown.status == 422)
+        #expect(unknown.body.contains("choose a run the inspector lists"))
+        #expect(try await browser.get("/export?\(query)").status == 400)
+        #expect(try await browser.get("/export?app=\(app)&run=\(runID)&as=test").status == 403)
+
+        proxy.cancel()
+        _ = try? await run.value
+        link.stop()
+        await page.close()
         await server.stop()
     }
 
