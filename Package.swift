@@ -45,6 +45,8 @@ let package = Package(
             name: "OakTesting",
             dependencies: [
                 "Oak",
+                // A failing tester writes its run as an inspector recording.
+                "OakInspector",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 // Links what IssueReporting needs to record failures in Swift
@@ -102,6 +104,7 @@ let package = Package(
             dependencies: [
                 "Oak",
                 "OakTesting",
+                "OakInspector",
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]

@@ -38,6 +38,9 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
         /// The inspector fell behind and `dropped` entries were lost
         /// (the oldest ones): the ring buffer was full.
         case dropped
+        /// A test's expectation failed after the steps before it (`text`:
+        /// the failure); only in an ``InspectorRecording`` of a failing test.
+        case testFailed
     }
 
     /// Numbers the entries of one inspector from 1, in the order they were

@@ -126,7 +126,7 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func effect(_ info: EffectInfo) -> InspectorEntry.Effect {
+    static func effect(_ info: EffectInfo) -> InspectorEntry.Effect {
         InspectorEntry.Effect(number: info.sequenceNumber, kind: info.kind.rawValue, id: info.id.map { "\($0)" })
     }
 

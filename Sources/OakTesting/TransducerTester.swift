@@ -83,6 +83,8 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
     private var ending: (any Error)??
     private var isFinished = false
     private let hasOutputs: Bool
+    /// The state the run started from: a failure's recording starts there.
+    private let initialState: T.State
 
     private init(
         initialState: T.State, exhaustivity: Exhaustivity, timeout: Duration, site: CallSite,
@@ -92,6 +94,7 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
         self.exhaustivity = exhaustivity
         self.timeout = timeout
         self.state = initialState
+        self.initialState = initialState
         self.proxy = T.Proxy()
         self.created = site
         self.current = site
@@ -110,6 +113,15 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
                 try await run(proxy, isolation)
             }
         }
+    }
+
+    /// Reports `message` at `site`, with where the run up to here was
+    /// recorded for `oak-inspector open`.
+    private func fail(_ site: CallSite, _ message: String) {
+        site.fail(
+            message
+                + FailureRecordings.write(
+                    T.self, initialState: initialState, entries: log.entries(from: 0), failure: message, at: site))
     }
 
     deinit {
@@ -188,17 +200,18 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
         do {
             try await deliver(event)
         } catch {
-            site.fail("Sending the event failed: \(error)")
+            fail(site, "Sending the event failed: \(error)")
             return
         }
         let processed = await log.wait(for: .processedEvent(after: start), timeout: timeout)
         consume()
         guard processed, let index = steps[firstNew...].firstIndex(where: { $0.entry >= start }) else {
-            site.fail("The event was not processed within \(timeout).")
+            fail(site, "The event was not processed within \(timeout).")
             return
         }
         if index > asserted, exhaustivity == .on {
-            site.fail(
+            fail(
+                site,
                 "Events sent by effects were processed before the sent event and not asserted:\n"
                     + describe(steps[asserted..<index]))
         }
@@ -211,7 +224,7 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
     private func readyToSend(_ site: CallSite, isolation: isolated (any Actor)? = #isolation) async -> Bool {
         guard await settle(site) else { return false }
         if ending != nil {
-            site.fail("Cannot send an event: the run has ended\(endingDescription).")
+            fail(site, "Cannot send an event: the run has ended\(endingDescription).")
             return false
         }
         if exhaustivity == .on {
@@ -298,7 +311,8 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
             let arrived = await log.wait(for: .processedEvent(after: start), timeout: timeout ?? self.timeout)
             consume()
             guard arrived, asserted < steps.count else {
-                site.fail(
+                fail(
+                    site,
                     "Expected to receive \(description), but no event arrived within \(timeout ?? self.timeout)."
                         + runningDescription)
                 return
@@ -309,7 +323,7 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
             // Skip the events that do not match.
             while index < steps.count, !isMatching(steps[index].event) { index += 1 }
             if index == steps.count {
-                site.fail("Expected to receive \(description), but received:\n" + describe(steps[asserted...]))
+                fail(site, "Expected to receive \(description), but received:\n" + describe(steps[asserted...]))
                 asserted = steps.count
                 return
             }
@@ -317,7 +331,8 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
                 site.note("Skipped receiving:\n" + describe(steps[asserted..<index]))
             }
         } else if !isMatching(steps[index].event) {
-            site.fail(
+            fail(
+                site,
                 "Expected to receive \(description), but received \(String(customDumping: steps[index].event)).")
             asserted = index + 1
             if let output = steps[index].output { outputs[output].isAsserted = true }
@@ -349,7 +364,7 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
         do {
             try await deliver(event)
         } catch {
-            site.fail("Sending the event failed: \(error)")
+            fail(site, "Sending the event failed: \(error)")
             return
         }
         await wait(until: condition, timeout: timeout, site)
@@ -409,7 +424,8 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
                 return
             }
             if ending != nil {
-                site.fail(
+                fail(
+                    site,
                     "The run ended\(endingDescription) before the condition held. The last state:\n\n"
                         + String(customDumping: state).indent(by: 4))
                 return
@@ -421,7 +437,8 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
             }
             if !changed {
                 consume()
-                site.fail(
+                fail(
+                    site,
                     "The condition did not hold within \(limit).\(runningDescription) The last state:\n\n"
                         + String(customDumping: self.state).indent(by: 4))
                 return
@@ -452,14 +469,14 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
         consume()
         let site = CallSite(fileID, filePath, line, column)
         guard let index = outputs.firstIndex(where: { !$0.isAsserted }) else {
-            site.fail("Expected the output \(String(customDumping: output)), but there is no output to assert.")
+            fail(site, "Expected the output \(String(customDumping: output)), but there is no output to assert.")
             return
         }
         outputs[index].isAsserted = true
         if let mismatch = outputs[index].value == output
             ? nil : Self.mismatch(expected: output, actual: outputs[index].value)
         {
-            site.fail("The output does not match:\n\n\(mismatch)")
+            fail(site, "The output does not match:\n\n\(mismatch)")
         }
     }
 
@@ -586,7 +603,7 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
         let settled = await log.settle(pendingEvents: { proxy._channel.pendingEvents }, timeout: timeout)
         consume()
         if !settled {
-            site.fail("The run did not finish processing its events within \(timeout)." + runningDescription)
+            fail(site, "The run did not finish processing its events within \(timeout)." + runningDescription)
         }
         return settled
     }
@@ -602,22 +619,23 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
             if let index = step.output {
                 outputs[index].isAsserted = true
                 if let mismatch = checkOutput(outputs[index].value) {
-                    site.fail("The output does not match:\n\n\(mismatch)")
+                    fail(site, "The output does not match:\n\n\(mismatch)")
                 }
             } else {
-                site.fail("An output was expected, but the update produced none.")
+                fail(site, "An output was expected, but the update produced none.")
             }
         }
         var expected = exhaustivity == .on ? step.before : step.after
         do {
             try update?(&expected)
         } catch {
-            site.fail("The state assertion threw an error: \(error)")
+            fail(site, "The state assertion threw an error: \(error)")
             return
         }
         guard expected != step.after else {
             if exhaustivity == .on, update != nil, step.before == step.after {
-                site.fail(
+                fail(
+                    site,
                     "Expected the state to change, but no change occurred. The assertion closure made no "
                         + "change either: leave it out when the state must stay the same.")
             }
@@ -625,16 +643,17 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
         }
         let difference = diff(expected, step.after, format: .proportional).map { "\n\n\($0.indent(by: 4))" } ?? ""
         if update == nil {
-            site.fail("The state changed, but no change was asserted: (− expected, + actual)\(difference)")
+            fail(site, "The state changed, but no change was asserted: (− expected, + actual)\(difference)")
         } else {
-            site.fail("The state does not match the expectation: (− expected, + actual)\(difference)")
+            fail(site, "The state does not match the expectation: (− expected, + actual)\(difference)")
         }
     }
 
     /// Fails when events received are still unasserted.
     private func checkNothingReceived(before what: String, _ site: CallSite) {
         guard asserted < steps.count else { return }
-        site.fail(
+        fail(
+            site,
             "Events sent by effects must be received before \(what); not yet received:\n"
                 + describe(steps[asserted...]))
         for step in steps[asserted...] {
@@ -649,7 +668,7 @@ public final class TransducerTester<T: BaseTransducer> where T.State: Equatable 
         guard !unasserted.isEmpty else { return }
         let list = unasserted.map { "  " + String(customDumping: outputs[$0].value) }.joined(separator: "\n")
         switch exhaustivity {
-        case .on: site.fail("Outputs were produced and not asserted (use expectOutput or output:):\n\(list)")
+        case .on: fail(site, "Outputs were produced and not asserted (use expectOutput or output:):\n\(list)")
         case .off(showSkippedAssertions: true): site.note("Skipped outputs:\n\(list)")
         case .off: break
         }

@@ -73,6 +73,9 @@ final class SeenIssues: @unchecked Sendable {
     private let lock = NSLock()
     private var issues: [(line: Int?, text: String)] = []
 
+    /// The texts seen, in order.
+    var texts: [String] { lock.withLock { issues.map(\.text) } }
+
     /// Records `issue` and returns true: use it inside a matcher.
     func record(_ issue: Issue) -> Bool {
         lock.withLock { issues.append((issue.sourceLocation?.line, "\(issue)")) }

@@ -83,6 +83,31 @@ public actor InspectorHub {
         return id
     }
 
+    /// Shows `recording` as an app of its own, not connected (pid 0),
+    /// named by its title; the oldest entries go beyond ``capacity``.
+    /// - Returns: The app's id, for the page's `#APP/RUN/STEP`.
+    public func load(_ recording: InspectorRecording) -> Int {
+        nextApp += 1
+        let id = nextApp
+        let app = App(id: id, name: String(recording.title.prefix(200)), pid: 0, isConnected: false)
+        apps[id] = app
+        gone.append(id)
+        while apps.count > appCapacity, let oldest = gone.first, oldest != id {
+            gone.removeFirst()
+            apps[oldest] = nil
+            entries[oldest] = nil
+            bytes[oldest] = nil
+        }
+        var kept = Deque(recording.entries.suffix(capacity))
+        var size = kept.reduce(0) { $0 + Self.size(of: $1) }
+        while size > byteCapacity, let oldest = kept.popFirst() { size -= Self.size(of: oldest) }
+        entries[id] = kept
+        bytes[id] = size
+        broadcast(Message(kind: "app", app: app))
+        broadcast(Message(kind: "entries", of: id, entries: Array(kept)))
+        return id
+    }
+
     /// The app's link closed.
     public func disconnect(_ id: Int) {
         guard var app = apps[id] else { return }

@@ -45,8 +45,9 @@ enum InspectorPage {
         nav { border-right: 1px solid var(--line); padding: .5rem; overflow: auto; }
         section { padding: .75rem 1rem; overflow: auto; }
         .hint { color: var(--muted); }
-        .app { font-weight: 600; margin: .6rem 0 .2rem; }
+        .app { font-weight: 600; margin: .6rem 0 .2rem; overflow-wrap: anywhere; }
         .app.gone::after { content: " · disconnected"; color: var(--muted); font-weight: 400; }
+        .app.recorded::after { content: ""; }
         ul.tree { list-style: none; margin: 0; padding-left: .9rem; }
         ul.tree > li > button { all: unset; cursor: pointer; display: block; padding: .15rem .35rem; border-radius: .3rem;
           width: calc(100% - .7rem); }
@@ -157,7 +158,7 @@ enum InspectorPage {
             note(run, entry.text ? "ended: " + entry.text : "ended (terminal state)", !!entry.text);
             break;
           default:
-            note(run, describe(entry), entry.kind === "effectFailed");
+            note(run, describe(entry), entry.kind === "effectFailed" || entry.kind === "testFailed");
           }
         }
 
@@ -256,6 +257,7 @@ enum InspectorPage {
           case "effectFailed": return "failed " + effect + ": " + entry.text;
           case "eventRefused": return "refused an event of cancelled " + effect;
           case "intentRefused": return "refused intent " + entry.text;
+          case "testFailed": return "✘ the test failed here: " + entry.text;
           default: return entry.kind;
           }
         }
@@ -281,7 +283,9 @@ enum InspectorPage {
             return;
           }
           for (const [appID, app] of apps) {
-            nav.append(el("div", "app" + (app.app.isConnected ? "" : " gone"), app.app.name + " · pid " + app.app.pid));
+            const recorded = !app.app.pid;
+            nav.append(el("div", "app" + (app.app.isConnected ? "" : " gone") + (recorded ? " recorded" : ""),
+              app.app.name + (recorded ? " · recording" : " · pid " + app.app.pid)));
             const roots = [...app.runs.values()].filter(r => r.parent === null || !app.runs.has(r.parent));
             nav.append(tree(appID, app, roots));
           }

@@ -149,6 +149,51 @@ struct InspectorServerTests {
         await server.stop()
     }
 
+    @Test func aFailingTestsRecordingOpensAtTheStepThatFailed() async throws {
+        // A recording as a failing tester writes it: two events, the
+        // failure after the second.
+        var builder = InspectorRecording.Builder(type: Counter.self, initialState: Counter.State())
+        var state = Counter.State()
+        for amount in [4, 3] {
+            builder.event(Counter.Event.add(amount))
+            state.count += amount
+            builder.state(state)
+            builder.waiting()
+        }
+        builder.testFailed("The state does not match the expectation")
+        let file = FileManager.default.temporaryDirectory.appending(path: "recording-\(UUID()).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try builder.recording(title: "Counter, failed at CounterTests.swift:9").write(to: file)
+        let recording = try InspectorRecording.read(from: file)
+        let failure = try #require(recording.failure)
+        #expect(failure.step == 2)
+
+        let server = try await InspectorServer.start(logger: Self.logger)
+        let app = await server.hub.load(recording)
+        let browser = try await WebDriver.start(width: 1000, height: 800)
+        do {
+            // The address `oak-inspector open` prints.
+            try await browser.open(server.pageURL + "#\(app)/\(failure.run)/\(failure.step)")
+            try await browser.waitUntil("document.querySelector('#where')?.textContent === 'step 2 of 2'")
+            #expect(try await browser.text("#runs .app") == "Counter, failed at CounterTests.swift:9 · recording")
+            #expect(try await browser.text("#state").contains("count: 7"))
+            #expect(
+                try await browser.text("#steps li.current .effect.failed")
+                    == "✘ the test failed here: The state does not match the expectation")
+            try WebDriver.saveArtifact(try await browser.screenshot(), as: "recording.png")
+            // Back a step: the state before the failing event.
+            try await browser.click("#back")
+            try await browser.waitUntil("document.querySelector('#where')?.textContent.startsWith('step 1 of 2')")
+            #expect(try await browser.text("#state").contains("count: 4"))
+        } catch {
+            await browser.quit()
+            await server.stop()
+            throw error
+        }
+        await browser.quit()
+        await server.stop()
+    }
+
     @Test func theTokenGuardsThePageAndItsStreams() async throws {
         let server = try await InspectorServer.start(logger: Self.logger)
         let browser = WebClient(base: server.server.baseURL)
