@@ -37,7 +37,7 @@ public struct InspectorHello: Codable, Hashable, Sendable {
 ///
 /// ```swift
 /// let inspector = LiveInspector()
-/// let link = InspectorLink(inspector, to: try .discovered(), app: "comics")
+/// let link = try InspectorLink(discovering: inspector, app: "comics")
 /// link.start()
 /// defer { link.stop() }
 /// try await TransducerInspection.$inspector.withValue(inspector) { … }
@@ -51,9 +51,13 @@ public struct InspectorHello: Codable, Hashable, Sendable {
 /// `sendTimeout` is dropped and made again, after `retryDelay`.
 public final class InspectorLink: @unchecked Sendable {
     // Safety of `@unchecked Sendable`: `state` is only touched under
-    // `lock`; the rest is immutable.
+    // `lock`; `endpoint` only by the link's thread once started; the rest
+    // is immutable.
     private let inspector: LiveInspector
-    private let endpoint: InspectorEndpoint
+    private var endpoint: InspectorEndpoint
+    /// Where to look again for the inspector after a failed connection:
+    /// the endpoint file, for a link made with ``init(discovering:app:environment:retryDelay:sendTimeout:)``.
+    private let rediscover: (@Sendable () -> InspectorEndpoint?)?
     private let app: String
     private let retryDelay: Duration
     private let sendTimeout: Duration
@@ -71,12 +75,38 @@ public final class InspectorLink: @unchecked Sendable {
 
     /// A link from `inspector` to the inspector at `endpoint`, for the app
     /// named `app`.
-    public init(
+    public convenience init(
         _ inspector: LiveInspector, to endpoint: InspectorEndpoint, app: String,
         retryDelay: Duration = .milliseconds(500), sendTimeout: Duration = .seconds(2)
     ) {
+        self.init(inspector, to: endpoint, rediscover: nil, app: app, retryDelay: retryDelay, sendTimeout: sendTimeout)
+    }
+
+    /// A link from `inspector` to the inspector running here, as its
+    /// endpoint file says (``InspectorEndpoint/discovered(environment:)``).
+    /// After a failed or dropped connection the file is read again, so an
+    /// inspector restarted since (on a new port, with a new token) is found.
+    ///
+    /// - Throws: ``InspectorEndpointError`` when no inspector's file is
+    ///   there, or it does not hold an inspector's address.
+    public convenience init(
+        discovering inspector: LiveInspector, app: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        retryDelay: Duration = .milliseconds(500), sendTimeout: Duration = .seconds(2)
+    ) throws(InspectorEndpointError) {
+        self.init(
+            inspector, to: try .discovered(environment: environment),
+            rediscover: { try? .discovered(environment: environment) }, app: app, retryDelay: retryDelay,
+            sendTimeout: sendTimeout)
+    }
+
+    private init(
+        _ inspector: LiveInspector, to endpoint: InspectorEndpoint,
+        rediscover: (@Sendable () -> InspectorEndpoint?)?, app: String, retryDelay: Duration, sendTimeout: Duration
+    ) {
         self.inspector = inspector
         self.endpoint = endpoint
+        self.rediscover = rediscover
         self.app = app
         self.retryDelay = retryDelay
         self.sendTimeout = sendTimeout
@@ -134,6 +164,7 @@ public final class InspectorLink: @unchecked Sendable {
             }
             if isStopped { break }
             _ = wake.wait(timeout: .now() + Self.dispatchTime(retryDelay))
+            if let found = rediscover?() { endpoint = found }
         }
     }
 

@@ -83,6 +83,41 @@ struct InspectorLinkTests {
         _ = try? await run.value
     }
 
+    @Test func aDiscoveringLinkFindsAnInspectorRestartedElsewhere() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oak-link-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = ["XDG_STATE_HOME": directory.path, "HOME": "/nonexistent"]
+        let file = InspectorEndpoint.file(environment: environment)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let first = try TestListener()
+        try Data("oak://first@127.0.0.1:\(first.port)\n".utf8).write(to: file)
+        let inspector = LiveInspector()
+        let link = try InspectorLink(
+            discovering: inspector, app: "tally", environment: environment, retryDelay: .milliseconds(20))
+        link.start()
+        defer { link.stop() }
+        let proxy = Tally.Proxy()
+        let run = Task {
+            try await TransducerInspection.$inspector.withValue(inspector) {
+                _ = try await Tally.run(initialState: Tally.State(), proxy: proxy, env: Tally.Env())
+            }
+        }
+        try proxy.send(.add(2))
+        _ = await first.lines(until: { $0.contains("add(2)") })
+
+        // The inspector stops; another starts on another port, with another
+        // token, and says so in the file.
+        let second = try TestListener()
+        defer { second.stop() }
+        try Data("oak://second@127.0.0.1:\(second.port)\n".utf8).write(to: file)
+        first.stop()
+        let again = await second.lines(until: { $0.contains("\"kind\":\"running\"") })
+        #expect(second.upgradeRequests.first?.hasPrefix("GET /apps?token=second HTTP/1.1") == true)
+        #expect(again.contains { $0.contains("count: 2") })
+        proxy.cancel()
+        _ = try? await run.value
+    }
+
     @Test func onlyALoopbackAddressIsTaken() throws {
         #expect(throws: InspectorEndpointError.notLoopback("10.0.0.2")) {
             try InspectorEndpoint(parsing: "oak://abc@10.0.0.2:7700")

@@ -64,14 +64,18 @@ public struct InspectOption: ParsableArguments, Sendable {
         app: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
     ) async throws -> Result {
         guard let address else { return try await body() }
-        let endpoint: InspectorEndpoint
+        let inspector = LiveInspector()
+        let link: InspectorLink
         do {
-            endpoint = address == Self.discover ? try .discovered() : try InspectorEndpoint(parsing: address)
+            // Discovered, the link reads the file again when the inspector
+            // goes away: one restarted since is found.
+            link =
+                address == Self.discover
+                ? try InspectorLink(discovering: inspector, app: app)
+                : InspectorLink(inspector, to: try InspectorEndpoint(parsing: address), app: app)
         } catch {
             throw CommandError("\(error)")
         }
-        let inspector = LiveInspector()
-        let link = InspectorLink(inspector, to: endpoint, app: app)
         link.start()
         defer {
             inspector.close()
