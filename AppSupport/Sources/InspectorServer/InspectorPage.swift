@@ -67,6 +67,13 @@ enum InspectorPage {
         .added { background: #2f7d4f33; }
         .added::before { content: "+ "; position: absolute; margin-left: -1.1rem; opacity: .6; }
         .removed { background: #c0392b26; color: #c0392b; text-decoration: line-through; }
+        table.sequence { border-collapse: collapse; font-family: ui-monospace, monospace; font-size: .8rem;
+          width: 100%; table-layout: fixed; }
+        table.sequence th { text-align: left; font-weight: 600; border-bottom: 2px solid var(--line); padding: .2rem .4rem;
+          overflow-wrap: anywhere; }
+        table.sequence th.this { color: var(--accent); }
+        table.sequence td { border-left: 2px solid var(--line); padding: .1rem .4rem; overflow-wrap: anywhere; }
+        table.sequence td.output { color: var(--muted); }
         ol.steps { padding-left: 0; list-style: none; }
         ol.steps li { border-left: 3px solid var(--line); padding: .2rem .6rem; margin: .2rem 0; cursor: pointer; }
         ol.steps li.current { border-left-color: var(--accent); background: #2f7d4f14; }
@@ -119,6 +126,12 @@ enum InspectorPage {
         function take(appID, entry) {
           if (entry.kind === "dropped") return;
           const run = runOf(appID, entry);
+          // What passes between runs, for the sequence view: the newest 5,000.
+          if (["started", "event", "output", "ended"].includes(entry.kind)) {
+            const log = apps.get(appID).log;
+            log.push({run: entry.run, kind: entry.kind, text: entry.text || "", sequence: entry.sequence});
+            if (log.length > 5000) log.splice(0, log.length - 5000);
+          }
           switch (entry.kind) {
           case "started":
           case "running":
@@ -368,7 +381,44 @@ enum InspectorPage {
             steps.append(item);
           });
           section.replaceChildren(title, controls, el("h3", "", "States seen"), diagram(run, shown.node),
-            el("h3", "", "State at this step"), state, el("h3", "", "Steps"), steps);
+            el("h3", "", "State at this step"), state, el("h3", "", "Between runs"), sequence(app, run, at),
+            el("h3", "", "Steps"), steps);
+        }
+
+        // A sequence view: one lane a run (its parent, the run, its
+        // children), the events each took (→) and the outputs each gave
+        // (←), in the order they happened, up to the step shown. A child's
+        // output is followed by the parent's event it became.
+        function sequence(app, run, at) {
+          const lanes = [];
+          if (run.parent !== null && app.runs.has(run.parent)) lanes.push(app.runs.get(run.parent));
+          lanes.push(run);
+          for (const child of app.runs.values()) if (child.parent === run.id && lanes.length < 6) lanes.push(child);
+          const ids = new Map(lanes.map((lane, index) => [lane.id, index]));
+          const next = run.steps[at + 1];
+          const until = next && next.sequence ? next.sequence : Infinity;
+          const rows = app.log.filter(e => ids.has(e.run) && e.sequence < until).slice(-40);
+          const table = el("table", "sequence"); table.id = "sequence";
+          const head = el("tr");
+          for (const lane of lanes) {
+            head.append(el("th", lane.id === run.id ? "this" : "", shortType(lane.type) + " · " + lane.id));
+          }
+          table.append(head);
+          for (const entry of rows) {
+            const row = el("tr");
+            lanes.forEach((lane, index) => {
+              const mark = {started: "started", ended: "ended", event: "→ ", output: "← "}[entry.kind];
+              const full = entry.kind === "event" || entry.kind === "output" ? mark + plain(entry.text) : mark;
+              const mine = index === ids.get(entry.run);
+              // Long values cut to a line or two; the whole on hover.
+              const cell = el("td", mine ? entry.kind : "", mine ? (full.length > 160 ? full.slice(0, 159) + "…" : full) : "");
+              if (mine && full.length > 160) cell.title = full;
+              row.append(cell);
+            });
+            table.append(row);
+          }
+          if (!rows.length) table.append(el("tr", "", ""));
+          return table;
         }
 
         function go(index, last) {
@@ -420,7 +470,7 @@ enum InspectorPage {
             const message = JSON.parse(event.data);
             if (message.kind === "app") {
               const known = apps.get(message.app.id);
-              if (known) known.app = message.app; else apps.set(message.app.id, {app: message.app, runs: new Map()});
+              if (known) known.app = message.app; else apps.set(message.app.id, {app: message.app, runs: new Map(), log: []});
             } else if (message.kind === "entries" && apps.has(message.of)) {
               for (const entry of message.entries) take(message.of, entry);
             }

@@ -54,6 +54,13 @@ struct InspectorTests {
                 #expect(current as? String == "showing")
                 let steps = try await browser.run("return document.querySelectorAll('#steps li').length") as? Int
                 #expect((steps ?? 0) >= 4, "steps: \(String(describing: steps))")
+                // Between runs: the parent's lane and the run's, its outputs.
+                let lanes = try await browser.run(
+                    "return [...document.querySelectorAll('#sequence th')].map(e => e.textContent.split(' · ')[0])")
+                #expect(lanes as? [String] == ["Main", "Comics"])
+                #expect(
+                    try await browser.run("return document.querySelectorAll('#sequence td.output').length > 0")
+                        as? Bool == true)
                 try WebDriver.saveArtifact(try await browser.screenshot(), as: "inspector.png")
 
                 // Back, a step at a time, to when #420 was shown.
