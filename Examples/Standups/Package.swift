@@ -276,6 +276,8 @@ let package = Package(
                 .product(name: "PostgresTesting", package: "AppSupport"),
                 .product(name: "PostgresSupport", package: "AppSupport"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "InspectorServer", package: "AppSupport"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/StandupsAppTests"),
         // The web front end over real HTTP on loopback.
