@@ -25,7 +25,7 @@ struct InspectorTests {
         let command = try TerminalTests.script(
             running: comics, "--data-dir", scratch.path("data").path, "--inspect", server.endpoint, scratch: scratch)
         let browser = try await WebDriver.start(width: 1280, height: 900)
-        do {
+        try await withCleanup {
             try await TmuxSession.with(
                 running: command, width: TerminalTests.width, height: TerminalTests.height, scratch: scratch.url
             ) { tmux in
@@ -84,12 +84,9 @@ struct InspectorTests {
                 try await tmux.send(keys: "q")
                 try await tmux.waitFor("EXITED 0")
             }
-        } catch {
+        } cleanup: {
             await browser.quit()
             await server.stop()
-            throw error
         }
-        await browser.quit()
-        await server.stop()
     }
 }

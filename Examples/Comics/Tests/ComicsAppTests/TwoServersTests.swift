@@ -20,7 +20,7 @@ struct TwoServersTests {
             let arguments = ["serve", "--port", "0", "--database", "\(location)"]
             let first = try await ServerProcess.start(comics, arguments: arguments)
             let second = try await ServerProcess.start(comics, arguments: arguments)
-            do {
+            try await withCleanup {
                 // A reader on the second server watches its favourites.
                 let reader = WebClient(base: second.baseURL)
                 let readerToken = try await Self.open(reader)
@@ -39,13 +39,10 @@ struct TwoServersTests {
                 let page = try await pages.first(
                     where: { $0.contains("id=\"favourites-list\"") }, "the favourite, pushed")
                 #expect(page.contains("data-number=\"\(FixtureCatalog.latestNumber)\""))
-            } catch {
+            } cleanup: {
                 await first.stop()
                 await second.stop()
-                throw error
             }
-            await first.stop()
-            await second.stop()
         }
     }
 

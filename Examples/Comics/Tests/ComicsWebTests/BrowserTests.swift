@@ -20,7 +20,7 @@ struct BrowserTests {
     @Test func aReaderBrowsesFavouritesAndSeesAnotherSessionsChangeLive() async throws {
         let web = try await WebFixture.start()
         let browser = try await WebDriver.start()
-        do {
+        try await withCleanup {
             let latest = FixtureCatalog.latestNumber
             try await browser.open(web.host.baseURL + "/")
             try await browser.waitUntil(Self.showing(latest))
@@ -76,13 +76,10 @@ struct BrowserTests {
                 "(document.getElementById('oak-refusal')?.textContent ?? '').includes('stopping or restarting')")
             #expect(try await browser.run("return document.getElementById('oak-refusal').hidden;") as? Bool == false)
             try WebDriver.saveArtifact(try await browser.screenshot(), as: "comics-web-stopping.png")
-        } catch {
+        } cleanup: {
             await browser.quit()
             await web.stop()
-            throw error
         }
-        await browser.quit()
-        await web.stop()
     }
 
     /// A script fetches `/` a thousand times without a cookie (before,
@@ -104,7 +101,7 @@ struct BrowserTests {
             try await group.waitForAll()
         }
         let browser = try await WebDriver.start()
-        do {
+        try await withCleanup {
             let latest = FixtureCatalog.latestNumber
             try await browser.open(web.host.baseURL + "/")
             try await browser.waitUntil(Self.showing(latest))
@@ -116,12 +113,9 @@ struct BrowserTests {
             }
             try await browser.click(WebDriver.intentButton("comics.next"))
             try await browser.waitUntil(Self.showing(latest))
-        } catch {
+        } cleanup: {
             await browser.quit()
             await web.stop()
-            throw error
         }
-        await browser.quit()
-        await web.stop()
     }
 }

@@ -46,7 +46,7 @@ struct InspectorTests {
             "serve", "--port", "0", "--no-speech", "--data-dir", data.path, "--inspect", inspector.endpoint,
         ]
         let browser = try await WebDriver.start(width: 1280, height: 900)
-        do {
+        try await withCleanup {
             let first = try await ServerProcess.start(standups, arguments: arguments)
             let viewer = try await MeetingSurvivesRestartTests.joinMeeting(first)
             _ = try await viewer.pages.first(where: { (elapsedSeconds(in: $0) ?? 0) >= 1 }, "a second of the meeting")
@@ -74,12 +74,9 @@ struct InspectorTests {
                 "document.querySelector('#run h2 .restored')?.textContent "
                     + "=== \"restored from the meeting's last checkpoint\"")
             #expect(await next.signal(SIGTERM, within: .seconds(10)) == 0)
-        } catch {
+        } cleanup: {
             await browser.quit()
             await inspector.stop()
-            throw error
         }
-        await browser.quit()
-        await inspector.stop()
     }
 }
