@@ -60,6 +60,9 @@ enum FailureRecordings {
         let name = "\(T.self)".filter { $0.isLetter || $0.isNumber }
         let file = directory.appending(path: "\(name)-\(UUID().uuidString.prefix(8)).jsonl")
         do {
+            // Readable by this user only: a test's states are its data.
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try recording.write(to: file)
         } catch {
             return ""
