@@ -21,10 +21,25 @@ public struct UpdateTester<T: BaseTransducer> where T.State: Equatable {
     public private(set) var state: T.State
 
     private let step: (inout T.State, T.Event) -> (EffectSummary<T.Event>?, T.Output)
+    /// The state the tester started from, and every event sent since: a
+    /// failure's recording replays them (`update` is pure), so nothing but
+    /// the events is kept until then.
+    private let initialState: T.State
+    private var sent: [T.Event] = []
 
     private init(state: T.State, step: @escaping (inout T.State, T.Event) -> (EffectSummary<T.Event>?, T.Output)) {
         self.state = state
+        self.initialState = state
         self.step = step
+    }
+
+    /// Reports `message` at `site`, with where the steps up to here were
+    /// recorded for `oak-inspector open`.
+    private func fail(_ site: CallSite, _ message: String) {
+        site.fail(
+            message
+                + FailureRecordings.replaying(
+                    T.self, from: initialState, events: sent, step: step, failure: message, at: site))
     }
 
     /// Calls `update` with `event` and checks the state change: the closure
@@ -43,20 +58,23 @@ public struct UpdateTester<T: BaseTransducer> where T.State: Equatable {
         let site = CallSite(fileID, filePath, line, column)
         let before = state
         let (effect, output) = step(&state, event)
+        sent.append(event)
         var expected = before
         do {
             try updateStateToExpectedResult?(&expected)
         } catch {
-            site.fail("The state assertion threw an error: \(error)")
+            fail(site, "The state assertion threw an error: \(error)")
         }
         if expected != state {
             let difference = diff(expected, state, format: .proportional).map { "\n\n\($0.indent(by: 4))" } ?? ""
-            site.fail(
+            fail(
+                site,
                 (updateStateToExpectedResult == nil
                     ? "The state changed, but no change was asserted:"
                     : "The state does not match the expectation:") + " (− expected, + actual)\(difference)")
         } else if updateStateToExpectedResult != nil, before == state {
-            site.fail(
+            fail(
+                site,
                 "Expected the state to change, but no change occurred. The assertion closure made no change "
                     + "either: leave it out when the state must stay the same.")
         }

@@ -41,6 +41,35 @@ struct FailureRecordingTests {
         #expect(lastState.diff?.contains(InspectorEntry.DiffLine("+", "  count: 2")) == true)
     }
 
+    @Test func anUpdateTestersFailureReplaysItsStepsIntoARecording() throws {
+        var tester = UpdateTester(Feature.self, state: Feature.State())
+        tester.send(.bump) { $0.count = 1 }
+        tester.send(.tick)
+        let seen = SeenIssues()
+        withKnownIssue {
+            tester.send(.bump) { $0.count = 3 }
+        } matching: {
+            seen.record($0)
+        }
+
+        let text = try #require(seen.texts.first)
+        let path = try #require(text.range(of: "oak-inspector open ").map { String(text[$0.upperBound...]) })
+            .prefix { !$0.isNewline && $0 != "\"" }
+        let file = URL(filePath: String(path))
+        defer { try? FileManager.default.removeItem(at: file) }
+        let recording = try InspectorRecording.read(from: file)
+        #expect(recording.title.hasPrefix("Feature, failed at OakTestingTests/FailureRecordingTests.swift:"))
+        // The steps replayed from the first state: each event, its state and
+        // output; then the failure, after the third event.
+        #expect(
+            recording.entries.map(\.kind) == [
+                .started, .event, .state, .output, .event, .state, .output, .event, .state, .output, .testFailed,
+            ])
+        #expect(recording.entries.filter { $0.kind == .event }.map(\.text) == ["bump", "tick", "bump"])
+        #expect(recording.entries.last { $0.kind == .state }?.state?.contains("count: 2") == true)
+        #expect(recording.failure?.step == 3)
+    }
+
     @Test func aFileThatIsNotARecordingIsToldApart() throws {
         let file = FileManager.default.temporaryDirectory.appending(path: "not-a-recording-\(UUID()).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }

@@ -53,11 +53,42 @@ enum FailureRecordings {
             case .ended(let error): builder.ended(error)
             }
         }
+        let cut = kept.count < entries.count ? " (its last \(limit) records)" : ""
+        return save(builder, of: T.self, failure: failure, at: site, cut: cut, in: directory)
+    }
+
+    /// Writes the steps of an `UpdateTester` of `T`: `events` sent through
+    /// `step` from `initialState` (replayed: `update` is pure), the last
+    /// `limit` / 3 of them with their states and outputs; returns the
+    /// sentence to add to the failure.
+    static func replaying<T: BaseTransducer>(
+        _ type: T.Type, from initialState: T.State, events: [T.Event],
+        step: (inout T.State, T.Event) -> (EffectSummary<T.Event>?, T.Output), failure: String, at site: CallSite
+    ) -> String {
+        guard let directory else { return "" }
+        let first = max(0, events.count - limit / 3)
+        var state = initialState
+        for event in events[..<first] { _ = step(&state, event) }
+        var builder = InspectorRecording.Builder(type: T.self, initialState: state)
+        for event in events[first...] {
+            builder.event(event)
+            let (_, output) = step(&state, event)
+            builder.state(state)
+            if T.Output.self != Void.self { builder.output(output) }
+        }
+        let cut = first > 0 ? " (its last \(limit / 3) events)" : ""
+        return save(builder, of: T.self, failure: failure, at: site, cut: cut, in: directory)
+    }
+
+    private static func save(
+        _ builder: InspectorRecording.Builder, of type: Any.Type, failure: String, at site: CallSite, cut: String,
+        in directory: URL
+    ) -> String {
+        var builder = builder
         builder.testFailed(failure)
         let place = "\(site.fileID):\(site.line)"
-        let cut = kept.count < entries.count ? " (its last \(limit) records)" : ""
-        let recording = builder.recording(title: "\(T.self), failed at \(place)\(cut)")
-        let name = "\(T.self)".filter { $0.isLetter || $0.isNumber }
+        let recording = builder.recording(title: "\(type), failed at \(place)\(cut)")
+        let name = "\(type)".filter { $0.isLetter || $0.isNumber }
         let file = directory.appending(path: "\(name)-\(UUID().uuidString.prefix(8)).jsonl")
         do {
             // Readable by this user only: a test's states are its data.
