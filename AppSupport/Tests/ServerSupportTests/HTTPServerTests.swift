@@ -100,7 +100,14 @@ struct HTTPServerTests {
                 return ""
             }
             // The server closes the connection: no answer, then the end.
-            return try await connection.readUntilClosed()
+            do {
+                return try await connection.readUntilClosed()
+            } catch let error as IOError where error.errnoCode == ECONNRESET {
+                // Closed with the unread head still in its buffer, the
+                // server's end resets the connection (CI, 2026-12-02):
+                // closed with no answer all the same.
+                return ""
+            }
         }
         #expect(answer.isEmpty, "\(answer)")
         await server.stop()
