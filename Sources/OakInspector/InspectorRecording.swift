@@ -120,7 +120,7 @@ public struct InspectorRecording: Hashable, Sendable {
             append(
                 InspectorEntry(
                     sequence: 0, time: 0, run: run, kind: .event,
-                    text: StateText.clipped(String(describing: event), to: 4_000), json: LiveInspector.json(of: event)))
+                    text: StateText.described(event), json: LiveInspector.json(of: event)))
         }
 
         /// The state after a step.
@@ -138,7 +138,7 @@ public struct InspectorRecording: Hashable, Sendable {
             append(
                 InspectorEntry(
                     sequence: 0, time: 0, run: run, kind: .output,
-                    text: StateText.clipped(String(describing: output), to: 4_000), json: LiveInspector.json(of: output)
+                    text: StateText.described(output), json: LiveInspector.json(of: output)
                 ))
         }
 
@@ -148,7 +148,7 @@ public struct InspectorRecording: Hashable, Sendable {
             append(
                 InspectorEntry(
                     sequence: 0, time: 0, run: run, kind: kind,
-                    text: error.map { StateText.clipped(String(describing: $0), to: 4_000) },
+                    text: error.map { StateText.described($0) },
                     effect: LiveInspector.effect(info)))
         }
 
@@ -162,7 +162,7 @@ public struct InspectorRecording: Hashable, Sendable {
             append(
                 InspectorEntry(
                     sequence: 0, time: 0, run: run, kind: .ended,
-                    text: error.map { StateText.clipped(String(describing: $0), to: 4_000) }))
+                    text: error.map { StateText.described($0) }))
         }
 
         /// A test's expectation failed here, saying `message`.

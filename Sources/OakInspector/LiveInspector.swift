@@ -86,25 +86,25 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         switch record {
         case .event(let event):
             append(
-                run, .event, text: StateText.clipped(String(describing: event), to: 4_000), json: Self.json(of: event))
+                run, .event, text: StateText.described(event), json: Self.json(of: event))
         case .state(let state): append(run, .state, state: Self.text(of: state), json: Self.json(of: state))
         case .output(let output):
             append(
-                run, .output, text: StateText.clipped(String(describing: output), to: 4_000),
+                run, .output, text: StateText.described(output),
                 json: Self.json(of: output))
         case .effectStarted(let info): append(run, .effectStarted, effect: Self.effect(info))
         case .effectFinished(let info): append(run, .effectFinished, effect: Self.effect(info))
         case .effectCancelled(let info): append(run, .effectCancelled, effect: Self.effect(info))
         case .effectFailed(let info, let error):
             append(
-                run, .effectFailed, text: StateText.clipped(String(describing: error), to: 4_000),
+                run, .effectFailed, text: StateText.described(error),
                 effect: Self.effect(info))
         case .eventRefused(let info): append(run, .eventRefused, effect: Self.effect(info))
         case .intentRefused(let event):
-            append(run, .intentRefused, text: StateText.clipped(String(describing: event), to: 4_000))
+            append(run, .intentRefused, text: StateText.described(event))
         case .waitingForEvents: append(run, .waiting)
         case .ended(let error):
-            append(run, .ended, text: error.map { StateText.clipped(String(describing: $0), to: 4_000) })
+            append(run, .ended, text: error.map { StateText.described($0) })
         }
     }
 

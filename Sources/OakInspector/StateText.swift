@@ -99,3 +99,11 @@ enum StateText {
         label.hasPrefix(".") ? String(label.dropFirst()) : label
     }
 }
+
+extension StateText {
+    /// An event, output or error as an entry's text: its description, cut
+    /// at 4,000 characters.
+    static func described(_ value: some Any) -> String {
+        clipped(String(describing: value), to: 4_000)
+    }
+}

@@ -72,15 +72,34 @@ public actor InspectorHub {
         let app = App(id: id, name: name, pid: hello.pid, isConnected: true)
         apps[id] = app
         gone.removeAll { $0 == id }
-        // Room for it: the app gone longest is forgotten.
+        forgetAppsGoneLongest()
+        broadcast(Message(kind: "app", app: app))
+        return id
+    }
+
+    /// Makes room for the apps beyond ``appCapacity``: the app gone longest
+    /// is forgotten first.
+    private func forgetAppsGoneLongest() {
         while apps.count > appCapacity, let oldest = gone.first {
             gone.removeFirst()
             apps[oldest] = nil
             entries[oldest] = nil
             bytes[oldest] = nil
         }
-        broadcast(Message(kind: "app", app: app))
-        return id
+    }
+
+    /// Adds `received` to app `id`'s entries; the oldest go beyond
+    /// ``capacity`` entries or ``byteCapacity`` bytes.
+    private func keep(_ received: [InspectorEntry], for id: Int) {
+        var kept = entries[id] ?? Deque()
+        var size = bytes[id] ?? 0
+        for entry in received { size += Self.size(of: entry) }
+        kept.append(contentsOf: received)
+        while kept.count > capacity || size > byteCapacity, let oldest = kept.popFirst() {
+            size -= Self.size(of: oldest)
+        }
+        entries[id] = kept
+        bytes[id] = size
     }
 
     /// Shows `recording` as an app of its own, not connected (pid 0),
@@ -91,20 +110,11 @@ public actor InspectorHub {
         let id = nextApp
         let app = App(id: id, name: String(recording.title.prefix(200)), pid: 0, isConnected: false)
         apps[id] = app
+        forgetAppsGoneLongest()
         gone.append(id)
-        while apps.count > appCapacity, let oldest = gone.first, oldest != id {
-            gone.removeFirst()
-            apps[oldest] = nil
-            entries[oldest] = nil
-            bytes[oldest] = nil
-        }
-        var kept = Deque(recording.entries.suffix(capacity))
-        var size = kept.reduce(0) { $0 + Self.size(of: $1) }
-        while size > byteCapacity, let oldest = kept.popFirst() { size -= Self.size(of: oldest) }
-        entries[id] = kept
-        bytes[id] = size
+        keep(recording.entries, for: id)
         broadcast(Message(kind: "app", app: app))
-        broadcast(Message(kind: "entries", of: id, entries: Array(kept)))
+        broadcast(Message(kind: "entries", of: id, entries: Array(entries[id] ?? [])))
         return id
     }
 
@@ -130,15 +140,7 @@ public actor InspectorHub {
             received.append(entry)
         }
         guard !received.isEmpty else { return }
-        var kept = entries[id] ?? Deque()
-        var size = bytes[id] ?? 0
-        for entry in received { size += Self.size(of: entry) }
-        kept.append(contentsOf: received)
-        while kept.count > capacity || size > byteCapacity, let oldest = kept.popFirst() {
-            size -= Self.size(of: oldest)
-        }
-        entries[id] = kept
-        bytes[id] = size
+        keep(received, for: id)
         broadcast(Message(kind: "entries", of: id, entries: received))
     }
 
