@@ -5,8 +5,9 @@ import Foundation
 import Oak
 
 /// A run's entries, as the inspector would have received them, kept in a
-/// file: OakTesting's `TransducerTester` writes one when an expectation
-/// fails, and `oak-inspector open FILE` shows it at the failing step.
+/// file: OakTesting's `TransducerTester` and `UpdateTester` write one when
+/// an expectation fails, and `oak-inspector open FILE` shows it at the
+/// failing step.
 ///
 /// The file is JSON Lines: a header `{"recording":{"title":…,"version":1}}`,
 /// then one ``InspectorEntry`` a line, the last a
