@@ -484,10 +484,16 @@ final class Probe<T: BaseTransducer> {
     let initial: T.State
     let env: () -> T.Env
     let clock: TestClock<Duration>?
-    /// The operations (by id) that were once in flight for a whole second
+    /// The operations (by id) that were once in flight for `patience`
     /// with nothing sleeping on the clock: they await something else
     /// (``untilOperationsRest(in:proxy:isolation:)``).
     private var awaitingSomethingElse = Set<EffectID>()
+    /// How long an operation in flight may take to answer or to reach its
+    /// sleep on the clock before it is taken to await something else. A
+    /// replay that does not come back to its state is tried again with
+    /// more: on a loaded machine an operation can take longer than a
+    /// second to get there, and must not pass for one that never will.
+    private var patience: Duration = .seconds(1)
     /// Whether two states are the same state for the exploration: equal,
     /// or of equal identity (a root's state holds child handles that each
     /// run makes anew).
@@ -541,12 +547,19 @@ final class Probe<T: BaseTransducer> {
     /// The run must come to `expected` at the end of `path`, as the run
     /// that found it did; one that does not (a load on the machine that
     /// changed what the environment answered) is tried again, up to three
-    /// times. Returns `nil` when none did.
+    /// times, each with more patience for operations in flight (and those
+    /// taken to await something else looked at again). Returns `nil` when
+    /// none did.
     func lastSteps<Node>(
         after path: [StateGraph<T, Node>.Step], at expected: T.State, taking step: StateGraph<T, Node>.Step,
         isolation: isolated (any Actor)? = #isolation
     ) async -> [(event: T.Event, state: T.State)]? {
-        for _ in 0..<3 {
+        defer { patience = .seconds(1) }
+        for attempt in 0..<3 {
+            if attempt > 0 {
+                patience = .seconds(attempt == 1 ? 5 : 15)
+                awaitingSomethingElse.removeAll()
+            }
             guard let steps = await lastStepsOnce(after: path, at: expected, taking: step) else { continue }
             // A root's step is taken twice and kept when both runs agree:
             // on a loaded machine, answers its watchers send can land in
@@ -614,7 +627,7 @@ final class Probe<T: BaseTransducer> {
             }
         }
         var results: [[(event: T.Event, state: T.State)]] = []
-        _ = await log.wait(for: .settled, timeout: .seconds(5))
+        _ = await log.wait(for: .settled, timeout: patience * 5)
         for step in path {
             guard !log.hasEnded else { break }
             let start = log.count
@@ -625,7 +638,7 @@ final class Probe<T: BaseTransducer> {
                 } else if let proxy = proxy as? SyncSuspendingProxy<T.Event> {
                     guard (try? await proxy.checkedSend(event)) != nil else { break }
                 }
-                _ = await log.wait(for: .processedEvent(after: start), timeout: .seconds(5))
+                _ = await log.wait(for: .processedEvent(after: start), timeout: patience * 5)
                 await untilOperationsRest(in: log, proxy: proxy)
             }
             // Time passes: run the clock until nothing sleeps on it and the
@@ -657,22 +670,22 @@ final class Probe<T: BaseTransducer> {
 
     /// Returns once the operations in flight rest: each has ended (its
     /// answers processed), or sleeps on the clock, or is known to await
-    /// something else — or a second has passed.
+    /// something else — or `patience` has passed.
     ///
     /// The run settles (waits for events) as soon as it has started an
     /// operation's task; the task answers, or reaches its sleep on the
     /// clock, a moment later, and much later on a loaded machine. Taking
     /// the next step before then would make the exploration depend on the
-    /// machine's load. An operation still in flight after the second with
+    /// machine's load. An operation still in flight after `patience` with
     /// nothing sleeping on the clock (it awaits a stream, say) is
     /// remembered by its id and not waited for again.
     func untilOperationsRest(
         in log: RunLog<T>, proxy: T.Proxy, isolation: isolated (any Actor)? = #isolation
     ) async {
-        let deadline = ContinuousClock.now + .seconds(1)
+        let deadline = ContinuousClock.now + patience
         while true {
             _ = await log.settle(
-                pendingEvents: { proxy._channel.pendingEvents }, timeout: .seconds(5), until: deadline)
+                pendingEvents: { proxy._channel.pendingEvents }, timeout: patience * 5, until: deadline)
             let held = log.lastState.map(children) ?? []
             let childRuns = Set(held.map(\.operationID))
             let others = log.othersAtRest

@@ -99,7 +99,14 @@ struct StaleOperationTests {
             ComicLoader.Env(
                 fetch: { number in
                     self.trace.append("fetching \(number)")
-                    await self.gate(number).wait()
+                    // The runtime marks an operation cancelled before it
+                    // cancels its task, so "saw cancellation" proves the
+                    // operation's sends are refused from then on.
+                    await withTaskCancellationHandler {
+                        await self.gate(number).wait()
+                    } onCancel: {
+                        self.trace.append("\(number) saw cancellation")
+                    }
                     return "comic \(number)"
                 },
                 sent: { number, result in
@@ -158,7 +165,10 @@ struct StaleOperationTests {
         try proxy.send(.load(1))
         await service.trace.waitFor("fetching 1")
         try proxy.send(.cancel)
+        // The output comes before the effect is applied (rule 2.4): wait
+        // for the cancellation itself, or the answer could still be live.
         await outputs.waitFor("cancelled")
+        await service.trace.waitFor("1 saw cancellation")
         service.gate(1).open()
         await service.trace.waitFor("refused 1: true")
 
