@@ -428,6 +428,22 @@ struct RunModelTests {
             #expect(actual == expected, "send \(event)")
         }
 
+        /// Awaits the end of a run the model has ended: it cancels the
+        /// operations in flight and awaits them. Their gates open once they
+        /// are cancelled (an operation let go before would still see a live
+        /// run).
+        func untilTheRunEnds() async -> Bool {
+            let waiting = Set(model.closedGates)
+            let cancelled = await withinDeadline("the cancellation of \(waiting.sorted())") { @ModelActor in
+                await world.waitUntilCancelled(waiting)
+                return true
+            }
+            guard cancelled == true else { return false }
+            for number in waiting { world.gate(number).open() }
+            _ = await run.result
+            return true
+        }
+
         guard await settle() else { return }
         for command in commands {
             switch command {
@@ -452,19 +468,9 @@ struct RunModelTests {
                 guard await settle() else { return }
                 if model.result != nil {
                     // The operation failed. Its error reaches the run from
-                    // the operation's task, off this actor; the run then
-                    // cancels the other operations and awaits them. Open
-                    // their gates once they are cancelled (an operation let
-                    // go before would still see a live run), then wait for
-                    // the end before sending more.
-                    let waiting = Set(model.closedGates)
-                    let cancelled = await withinDeadline("the cancellation of \(waiting.sorted())") { @ModelActor in
-                        await world.waitUntilCancelled(waiting)
-                        return true
-                    }
-                    guard cancelled == true else { return }
-                    for number in waiting { world.gate(number).open() }
-                    _ = await run.result
+                    // the operation's task, off this actor; wait for the
+                    // end before sending more.
+                    guard await untilTheRunEnds() else { return }
                 }
             case .cancelRun, .finishInput, .cancelTask:
                 guard await settle() else { return }
@@ -475,6 +481,11 @@ struct RunModelTests {
                 case .finishInput:
                     proxy.finish()
                     model.end("error noOutputProduced")
+                    // Finishing is not an ending until the loop has seen
+                    // the input end (nothing is buffered here): a cancel
+                    // before then would still decide (rule 3.3), and this
+                    // actor may not have let the loop run yet.
+                    guard await untilTheRunEnds() else { return }
                 default:
                     run.cancel()
                     model.end("error CancellationError")
