@@ -128,13 +128,14 @@ let package = Package(
                 .product(name: "HTTPClient", package: "AppSupport"), .product(name: "WebHost", package: "AppSupport"),
                 "ComicsFeature", "FavouritesFeature", "MainFeature", "ComicsTerminal", "Services", "Persistence",
                 "PostgresPersistence", .product(name: "PostgresSupport", package: "AppSupport"), "FixtureServer",
-                "ComicsWeb",
+                "ComicsWeb", .product(name: "OakInspector", package: "Oak"),
             ],
             path: "App"),
         .testTarget(
             name: "ComicsFeatureTests",
             dependencies: [
                 "ComicsFeature", .product(name: "OakTesting", package: "Oak"),
+                .product(name: "OakInspector", package: "Oak"),
                 .product(name: "Oak", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Tests/ComicsFeatureTests"),

@@ -77,6 +77,13 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
     /// (`output`), the state (`started`, `running`, `state`). What an
     /// export replays (``InspectorExport``).
     public var json: String?
+    /// The run's state diagram as its tests explored it, when the app gave
+    /// the inspector one for its type (``InspectorDiagram``): `started`,
+    /// `running`.
+    public var diagram: Diagram?
+    /// The state's node in ``diagram`` (`started`, `running`, `state`), or
+    /// the event's name on its transitions (`event`).
+    public var node: String?
 
     /// The longest ``json`` kept, in bytes (100,000): a larger value is
     /// shown as text and cannot be exported.
@@ -86,7 +93,8 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
     public init(
         sequence: UInt64, time: Double, run: UInt64, kind: Kind, type: String? = nil, parent: UInt64? = nil,
         text: String? = nil, state: String? = nil, diff: [DiffLine]? = nil, effect: Effect? = nil,
-        dropped: UInt64? = nil, restoredFrom: String? = nil, json: String? = nil
+        dropped: UInt64? = nil, restoredFrom: String? = nil, json: String? = nil, diagram: Diagram? = nil,
+        node: String? = nil
     ) {
         self.sequence = sequence
         self.time = time
@@ -101,6 +109,8 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
         self.dropped = dropped
         self.restoredFrom = restoredFrom
         self.json = json
+        self.diagram = diagram
+        self.node = node
     }
 
     /// An effect of a run, as `EffectInfo` tells it.
@@ -131,6 +141,45 @@ public struct InspectorEntry: Hashable, Sendable, Codable {
         public init(_ mark: String, _ text: String) {
             self.mark = mark
             self.text = text
+        }
+    }
+
+    /// A state diagram: its states (nodes), where it starts, where it
+    /// ends, and the transitions between them, each named by its event
+    /// (`didLoad (received)` for an event an effect sent).
+    public struct Diagram: Hashable, Sendable, Codable {
+        /// The nodes, in the order the diagram declares them.
+        public var nodes: [String]
+        /// The node the transducer starts in.
+        public var initial: String
+        /// The nodes whose states are terminal.
+        public var terminal: [String]
+        /// The transitions, in the diagram's order.
+        public var transitions: [Transition]
+
+        /// A transition from one node to another (or the same) on an event.
+        public struct Transition: Hashable, Sendable, Codable {
+            /// The node before.
+            public var from: String
+            /// The event's name.
+            public var event: String
+            /// The node after.
+            public var to: String
+
+            /// A transition.
+            public init(from: String, event: String, to: String) {
+                self.from = from
+                self.event = event
+                self.to = to
+            }
+        }
+
+        /// A diagram.
+        public init(nodes: [String], initial: String, terminal: [String] = [], transitions: [Transition]) {
+            self.nodes = nodes
+            self.initial = initial
+            self.terminal = terminal
+            self.transitions = transitions
         }
     }
 }

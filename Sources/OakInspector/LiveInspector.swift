@@ -26,6 +26,10 @@ import Oak
 /// entries wait for the reader; beyond that the oldest are dropped, and the
 /// reader's next batch begins with a ``InspectorEntry/Kind/dropped`` entry
 /// that counts them.
+///
+/// Given the state diagrams its app's tests explored (``InspectorDiagram``),
+/// it places each run of those types on its diagram: the entries carry the
+/// diagram, each state's node and each event's name on it.
 public final class LiveInspector: TransducerInspector, @unchecked Sendable {
     // Safety of `@unchecked Sendable`: `buffer` is read and written only
     // under `lock`, `runs` only under `readerLock`; the rest is immutable.
@@ -45,15 +49,27 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         var state: String
         var json: String?
         var time: Double
+        var diagram: InspectorEntry.Diagram?
+        var node: String?
     }
 
     /// The most entries kept for the reader.
     public let capacity: Int
 
+    /// The diagrams the app gave, by transducer type.
+    private let diagrams: [ObjectIdentifier: InspectorDiagram]
+
     /// An inspector keeping at most `capacity` entries (at least 1) for its
-    /// reader.
-    public init(capacity: Int = 10_000) {
+    /// reader; each run of a type `diagrams` has one for is shown on it
+    /// (the last given for a type counts).
+    public init(capacity: Int = 10_000, diagrams: [InspectorDiagram] = []) {
         self.capacity = max(1, capacity)
+        self.diagrams = Dictionary(diagrams.map { ($0.type, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    /// The diagram of `type`, if the app gave one.
+    private func diagram<T: BaseTransducer>(of type: T.Type) -> InspectorDiagram? {
+        diagrams.isEmpty ? nil : diagrams[ObjectIdentifier(type)]
     }
 
     private struct Buffer {
@@ -76,9 +92,11 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
     /// where that was restored from.
     public func started<T: BaseTransducer>(_ run: RunID, of type: T.Type, initialState: T.State, start: RunStart) {
         let state = Self.text(of: initialState)
+        let diagram = diagram(of: type)
         append(
             run, .started, type: String(reflecting: type), parent: start.parent?.rawValue, state: state,
-            restoredFrom: start.restoredFrom, json: Self.json(of: initialState))
+            restoredFrom: start.restoredFrom, json: Self.json(of: initialState), diagram: diagram?.graph,
+            node: diagram?.node(initialState))
     }
 
     /// Records one step of a run.
@@ -86,8 +104,12 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
         switch record {
         case .event(let event):
             append(
-                run, .event, text: StateText.described(event), json: Self.json(of: event))
-        case .state(let state): append(run, .state, state: Self.text(of: state), json: Self.json(of: state))
+                run, .event, text: StateText.described(event), json: Self.json(of: event),
+                node: diagram(of: T.self)?.event(event))
+        case .state(let state):
+            append(
+                run, .state, state: Self.text(of: state), json: Self.json(of: state),
+                node: diagram(of: T.self)?.node(state))
         case .output(let output):
             append(
                 run, .output, text: StateText.described(output),
@@ -132,7 +154,8 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
 
     private func append(
         _ run: RunID, _ kind: InspectorEntry.Kind, type: String? = nil, parent: UInt64? = nil, text: String? = nil,
-        state: String? = nil, effect: InspectorEntry.Effect? = nil, restoredFrom: String? = nil, json: String? = nil
+        state: String? = nil, effect: InspectorEntry.Effect? = nil, restoredFrom: String? = nil, json: String? = nil,
+        diagram: InspectorEntry.Diagram? = nil, node: String? = nil
     ) {
         let waiter: CheckedContinuation<[InspectorEntry], Never>?
         let taken: [InspectorEntry]
@@ -145,7 +168,8 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
             buffer.sequence += 1
             let entry = InspectorEntry(
                 sequence: buffer.sequence, time: time, run: run.rawValue, kind: kind, type: type, parent: parent,
-                text: text, state: state, effect: effect, restoredFrom: restoredFrom, json: json)
+                text: text, state: state, effect: effect, restoredFrom: restoredFrom, json: json, diagram: diagram,
+                node: node)
             buffer.entries.append(entry)
             if buffer.entries.count > capacity {
                 buffer.entries.removeFirst()
@@ -212,7 +236,8 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
             runs.sorted { $0.key < $1.key }.map { run, now in
                 InspectorEntry(
                     sequence: 0, time: now.time, run: run, kind: .running, type: now.type, parent: now.parent,
-                    state: now.state, restoredFrom: now.restoredFrom, json: now.json)
+                    state: now.state, restoredFrom: now.restoredFrom, json: now.json, diagram: now.diagram,
+                    node: now.node)
             }
         }
     }
@@ -233,12 +258,14 @@ public final class LiveInspector: TransducerInspector, @unchecked Sendable {
                     runs[run] = RunNow(
                         type: batch[index].type, parent: batch[index].parent,
                         restoredFrom: batch[index].restoredFrom, state: batch[index].state ?? "",
-                        json: batch[index].json, time: batch[index].time)
+                        json: batch[index].json, time: batch[index].time, diagram: batch[index].diagram,
+                        node: batch[index].node)
                 case .state:
                     guard let state = batch[index].state else { break }
                     batch[index].diff = StateDiff.lines(from: runs[run]?.state ?? "", to: state)
                     runs[run, default: RunNow(state: state, time: batch[index].time)].state = state
                     runs[run]?.json = batch[index].json
+                    runs[run]?.node = batch[index].node
                 case .ended:
                     runs[run] = nil
                 default:

@@ -56,15 +56,17 @@ public struct InspectOption: ParsableArguments, Sendable {
 
     /// Runs `body` with every transducer run it starts (and the sessions of
     /// a web host it starts) inspected, when `--inspect` was given; the
-    /// link to the inspector stops when `body` ends.
+    /// link to the inspector stops when `body` ends. The runs of a type
+    /// `diagrams` has are shown on its diagram.
     ///
     /// - Throws: ``CommandError`` when no inspector runs here; what `body`
     ///   throws.
     public func run<Result>(
-        app: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+        app: String, diagrams: [InspectorDiagram] = [], isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Result
     ) async throws -> Result {
         guard let address else { return try await body() }
-        let inspector = LiveInspector()
+        let inspector = LiveInspector(diagrams: diagrams)
         let link: InspectorLink
         do {
             // Discovered, the link reads the file again when the inspector

@@ -4,6 +4,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import OakInspector
 import WebHost
 
 /// The options of a web server: `@OptionGroup var server: ServeOptions`.
@@ -148,6 +149,16 @@ public protocol ServedApp {
     /// to `services` (which close it when the server has stopped), and
     /// returns the front end.
     static func web(_ options: Options, services: inout AppServices) async throws -> Web
+
+    /// The state diagrams its tests explored, for `--inspect` to show its
+    /// runs on (``InspectOption/run(app:diagrams:isolation:_:)``); none by
+    /// default.
+    static var diagrams: [InspectorDiagram] { get }
+}
+
+extension ServedApp {
+    /// None.
+    public static var diagrams: [InspectorDiagram] { [] }
 }
 
 /// `serve`: serves `App` to browsers until `SIGTERM` or Ctrl-C, which stop
@@ -187,7 +198,9 @@ public struct ServeCommand<App: ServedApp>: AsyncParsableCommand {
         ProcessLimits.allowMostOpenFiles()
         let logger = Logger(label: "oak.web")
         // The sessions of a host started with an inspector are inspected.
-        try await inspect.run(app: App.variablePrefix.lowercased().trimmingCharacters(in: ["_"])) {
+        try await inspect.run(
+            app: App.variablePrefix.lowercased().trimmingCharacters(in: ["_"]), diagrams: App.diagrams
+        ) {
             try await serve(logger: logger)
         }
     }

@@ -89,6 +89,14 @@ enum InspectorPage {
         #diagram .edge { fill: none; stroke: currentColor; opacity: .55; }
         #diagram marker path { fill: currentColor; opacity: .55; }
         #diagram .edge-label { font-size: 11px; opacity: .8; }
+        #diagram .node.unseen { opacity: .5; }
+        #diagram .node.unseen rect { stroke-dasharray: 4 3; }
+        #diagram .edge.unseen { stroke-dasharray: 4 3; opacity: .3; }
+        #diagram tspan.unseen { opacity: .55; }
+        #diagram .edge.unexplored, #diagram .node.unexplored rect { stroke: #c0392b; opacity: 1; }
+        #diagram tspan.unexplored { fill: #c0392b; font-weight: 600; }
+        p.legend { font-size: .8rem; color: var(--muted); margin: .2rem 0 .6rem; }
+        p.legend .unexplored { color: #c0392b; font-weight: 600; }
         @media (max-width: 700px) { main { grid-template-columns: 1fr; } nav { border-right: 0; border-bottom: 1px solid var(--line); } }
         """
 
@@ -111,7 +119,7 @@ enum InspectorPage {
           let run = app.runs.get(entry.run);
           if (!run) {
             run = {id: entry.run, type: "?", parent: null, steps: [], ended: false, restored: null, state: "",
-              nodes: new Map(), edges: new Map()};
+              node: "", nodes: new Map(), edges: new Map(), diagram: null};
             app.runs.set(entry.run, run);
           }
           return run;
@@ -136,30 +144,32 @@ enum InspectorPage {
           case "started":
           case "running":
             run.type = entry.type; run.parent = entry.parent ?? null; run.restored = entry.restoredFrom || null;
+            run.diagram = entry.diagram || run.diagram;
             if (run.steps.length === 0 || entry.kind === "started") {
               const label = entry.kind === "started" ? "started" : "(already running)";
+              const at = entry.node || node(entry.state);
               run.steps = [{label: label + (entry.restoredFrom ? " from a state restored from " + entry.restoredFrom : ""),
-                state: entry.state || "", node: node(entry.state),
-                diff: [], notes: [], time: entry.time}];
-              run.nodes.set(node(entry.state), true);
+                state: entry.state || "", node: at, diff: [], notes: [], time: entry.time}];
+              run.nodes.set(at, true);
             }
-            run.state = entry.state || ""; run.ended = false;
+            run.state = entry.state || ""; run.node = entry.node || node(entry.state); run.ended = false;
             if (entry.json == null) run.notCodable = "State";
             break;
           case "event":
             if (entry.json == null) run.notCodable = "Event";
-            run.steps.push({label: entry.text, state: run.state, node: node(run.state), diff: [], notes: [],
-              time: entry.time, sequence: entry.sequence});
+            run.steps.push({label: entry.text, name: entry.node || caseName(entry.text), state: run.state,
+              node: run.node, diff: [], notes: [], time: entry.time, sequence: entry.sequence});
             break;
           case "state": {
             run.state = entry.state || run.state;
+            run.node = entry.node || node(run.state);
             if (entry.json == null) run.notCodable = run.notCodable || "State";
             const last = run.steps[run.steps.length - 1];
             if (last) {
               const from = run.steps.length > 1 ? run.steps[run.steps.length - 2].node : last.node;
-              last.state = run.state; last.diff = entry.diff || []; last.node = node(run.state);
+              last.state = run.state; last.diff = entry.diff || []; last.node = run.node;
               run.nodes.set(last.node, true);
-              const edge = from + "\u0000" + last.node + "\u0000" + caseName(last.label);
+              const edge = from + "\u0000" + last.node + "\u0000" + (last.name || caseName(last.label));
               run.edges.set(edge, (run.edges.get(edge) || 0) + 1);
             }
             break;
@@ -191,10 +201,19 @@ enum InspectorPage {
 
         // The states seen and the transitions between them, the state at
         // the step shown highlighted. Nodes on a circle, edges as arcs.
+        // With the diagram its tests explored: every state and transition
+        // they found, those the run has not taken faint, and one it took
+        // that they never found in red.
         function diagram(run, current) {
           const ns = "http://www.w3.org/2000/svg";
-          const names = [...run.nodes.keys()];
-          const width = 640, height = names.length > 2 ? 300 : 140, radius = Math.min(width, height) / 2 - 40;
+          const explored = run.diagram ? run.diagram.nodes : [];
+          const names = [...explored, ...[...run.nodes.keys()].filter(name => !explored.includes(name))];
+          // A diagram's labels are longer: more room around the circle,
+          // and above it for the top state's loop.
+          const width = run.diagram ? 760 : 640, height = names.length > 2 ? (run.diagram ? 520 : 300) : 140;
+          const radius = run.diagram ? 150 : Math.min(width, height) / 2 - 40;
+          const middle = run.diagram ? 250 : height / 2;
+          const spread = run.diagram ? (width / 2 - 130) / radius : 1.6;
           const svg = document.createElementNS(ns, "svg");
           svg.setAttribute("viewBox", "0 0 " + width + " " + height);
           svg.setAttribute("role", "img");
@@ -209,24 +228,43 @@ enum InspectorPage {
           const at = new Map(names.map((name, index) => {
             if (names.length <= 2) return [name, {x: width / 2 + (index - (names.length - 1) / 2) * 260, y: height / 2}];
             const angle = -Math.PI / 2 + 2 * Math.PI * index / names.length;
-            return [name, {x: width / 2 + radius * 1.6 * Math.cos(angle), y: height / 2 + radius * Math.sin(angle)}];
+            return [name, {x: width / 2 + radius * spread * Math.cos(angle), y: middle + radius * Math.sin(angle)}];
           }));
-          // One arc a pair of states, its events listed on it.
+          // One arc a pair of states, its events listed on it: each with
+          // how often the run took it, and whether the tests found it.
           const pairs = new Map();
-          for (const [key, count] of run.edges) {
-            const [from, to, event] = key.split("\u0000");
+          function arc(from, to) {
             const pair = from + "\u0000" + to;
-            pairs.set(pair, (pairs.has(pair) ? pairs.get(pair) + ", " : "") + event + (count > 1 ? " ×" + count : ""));
+            if (!pairs.has(pair)) pairs.set(pair, {from, to, events: [], seen: false, unexplored: false});
+            return pairs.get(pair);
           }
-          for (const [pair, events] of pairs) {
-            const [from, to] = pair.split("\u0000");
+          const taken = new Map(run.edges);
+          for (const t of run.diagram ? run.diagram.transitions : []) {
+            const key = t.from + "\u0000" + t.to + "\u0000" + t.event.replace(/ \(received\)$/, "");
+            const count = taken.get(key) || 0;
+            taken.delete(key);
+            const pair = arc(t.from, t.to);
+            pair.events.push({text: t.event + (count > 1 ? " ×" + count : ""), cls: count ? "" : "unseen"});
+            pair.seen = pair.seen || count > 0;
+          }
+          for (const [key, count] of taken) {
+            const [from, to, event] = key.split("\u0000");
+            const pair = arc(from, to);
+            pair.events.push({text: event + (count > 1 ? " ×" + count : ""), cls: run.diagram ? "unexplored" : ""});
+            pair.seen = true;
+            pair.unexplored = pair.unexplored || !!run.diagram;
+          }
+          for (const {from, to, events, seen, unexplored} of pairs.values()) {
             const a = at.get(from), b = at.get(to);
             if (!a || !b) continue;
             const path = document.createElementNS(ns, "path");
             const label = document.createElementNS(ns, "text");
+            // A loop points away from the circle's middle: up, or down
+            // for a state in its lower half.
+            const down = run.diagram && a.y > middle + 1 ? -1 : 1;
             if (from === to) {
-              path.setAttribute("d", `M ${a.x - 12} ${a.y - 14} C ${a.x - 40} ${a.y - 70}, ${a.x + 40} ${a.y - 70}, ${a.x + 12} ${a.y - 14}`);
-              label.setAttribute("x", a.x); label.setAttribute("y", a.y - 62);
+              path.setAttribute("d", `M ${a.x - 12} ${a.y - 14 * down} C ${a.x - 40} ${a.y - 70 * down}, ${a.x + 40} ${a.y - 70 * down}, ${a.x + 12} ${a.y - 14 * down}`);
+              label.setAttribute("x", a.x); label.setAttribute("y", down > 0 ? a.y - 62 : a.y + 76);
             } else {
               const mx = (a.x + b.x) / 2 + (b.y - a.y) * 0.15, my = (a.y + b.y) / 2 - (b.x - a.x) * 0.15;
               const shorten = (p, q) => { const d = Math.hypot(q.x - p.x, q.y - p.y) || 1; return {x: p.x + (q.x - p.x) * 26 / d, y: p.y + (q.y - p.y) * 16 / d}; };
@@ -234,15 +272,43 @@ enum InspectorPage {
               path.setAttribute("d", `M ${s.x} ${s.y} Q ${mx} ${my} ${e.x} ${e.y}`);
               label.setAttribute("x", mx); label.setAttribute("y", my - 4);
             }
-            path.setAttribute("class", "edge"); path.setAttribute("marker-end", "url(#arrow)");
+            path.setAttribute("class", "edge" + (unexplored ? " unexplored" : seen ? "" : " unseen"));
+            path.setAttribute("marker-end", "url(#arrow)");
             label.setAttribute("class", "edge-label"); label.setAttribute("text-anchor", "middle");
-            label.textContent = events.length > 60 ? events.slice(0, 59) + "…" : events;
+            // The events on lines of about 24 characters, at most three:
+            // those the tests never found first, then those taken.
+            const rank = {unexplored: 0, "": 1, unseen: 2};
+            events.sort((a, b) => rank[a.cls] - rank[b.cls]);
+            const lines = [[]];
+            let length = 0;
+            events.forEach((event, index) => {
+              const text = event.text + (index < events.length - 1 ? "," : "");
+              if (length > 0 && length + text.length > 24) { lines.push([]); length = 0; }
+              lines[lines.length - 1].push({text, cls: event.cls});
+              length += text.length + 1;
+            });
+            if (lines.length > 3) { lines.length = 3; lines[2].push({text: "…", cls: ""}); }
+            lines.forEach((parts, index) => {
+              const line = document.createElementNS(ns, "tspan");
+              line.setAttribute("x", label.getAttribute("x"));
+              // A loop's label stands on the loop; another is centred on its arc.
+              const first = from === to && down < 0 ? 0 : -(lines.length - 1) * (from === to ? 1.15 : 0.575);
+              line.setAttribute("dy", index ? "1.15em" : first + "em");
+              parts.forEach((part, at) => {
+                const span = document.createElementNS(ns, "tspan");
+                if (part.cls) span.setAttribute("class", part.cls);
+                span.textContent = (at ? " " : "") + part.text;
+                line.append(span);
+              });
+              label.append(line);
+            });
             svg.append(path, label);
           }
           for (const name of names) {
             const {x, y} = at.get(name);
             const group = document.createElementNS(ns, "g");
-            group.setAttribute("class", "node" + (name === current ? " current" : ""));
+            const kind = run.diagram && !explored.includes(name) ? " unexplored" : run.nodes.has(name) ? "" : " unseen";
+            group.setAttribute("class", "node" + kind + (name === current ? " current" : ""));
             const box = document.createElementNS(ns, "rect");
             const w = Math.max(60, name.length * 7.5 + 20);
             for (const [k, v] of Object.entries({x: x - w / 2, y: y - 14, width: w, height: 28, rx: 8})) box.setAttribute(k, v);
@@ -380,7 +446,12 @@ enum InspectorPage {
             item.addEventListener("click", () => go(index, last));
             steps.append(item);
           });
-          section.replaceChildren(title, controls, el("h3", "", "States seen"), diagram(run, shown.node),
+          const legend = el("p", "legend", run.diagram
+            ? "Every state and transition its tests found; faint: this run has not taken it. "
+            : "The states this run has been in. Give the inspector the diagram its tests explored to see them all.");
+          if (run.diagram) legend.append(el("span", "unexplored", "Red: taken, but no test found it."));
+          section.replaceChildren(title, controls, el("h3", "", run.diagram ? "States" : "States seen"),
+            diagram(run, shown.node), legend,
             el("h3", "", "State at this step"), state, el("h3", "", "Between runs"), sequence(app, run, at),
             el("h3", "", "Steps"), steps);
         }

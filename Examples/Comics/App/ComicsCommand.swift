@@ -51,7 +51,7 @@ struct Browse: AsyncParsableCommand {
         // Nothing may write on the screen the app draws on; the text
         // commands report their errors themselves.
         AppLogs.bootstrap(nil)
-        try await inspect.run(app: "comics") { try await browse() }
+        try await inspect.run(app: "comics", diagrams: Inspection.diagrams) { try await browse() }
     }
 
     @MainActor private func browse() async throws {

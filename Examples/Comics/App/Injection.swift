@@ -11,6 +11,7 @@ import FixtureServer
 import Foundation
 import Logging
 import MainFeature
+import OakInspector
 import Persistence
 import PostgresPersistence
 import PostgresSupport
@@ -69,5 +70,16 @@ extension Sources {
                 readOnly ? try FavouritesStore(readingFrom: directory) : try FavouritesStore(directory: directory)
             }
         }
+    }
+}
+
+/// What `--inspect` shows the runs on.
+enum Inspection {
+    /// The Comics feature's state diagram as its tests explored it
+    /// (`ComicsDiagramTests` checks that it reads and is theirs).
+    static var diagrams: [InspectorDiagram] {
+        let comics = try? InspectorDiagram(
+            of: Comics.self, mermaid: ComicsDiagram.mermaid, node: { $0.phase.name }, event: { $0.name })
+        return comics.map { [$0] } ?? []
     }
 }

@@ -4,6 +4,7 @@
 
 import AppCommands
 import ComicsWeb
+import OakInspector
 
 /// What `comics serve` serves: the options `COMICS_PORT`, `COMICS_LIVE`…
 /// may give too.
@@ -16,4 +17,6 @@ enum ComicsServed: ServedApp {
     static func web(_ sources: Sources, services: inout AppServices) async throws -> ComicsWeb {
         ComicsWeb(env: try await sources.env(loadsImages: true, services: &services))
     }
+
+    static var diagrams: [InspectorDiagram] { Inspection.diagrams }
 }

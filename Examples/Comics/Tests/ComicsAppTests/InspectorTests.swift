@@ -1,7 +1,8 @@
 // Issue 38's round trip, as a person makes it: Comics in a real terminal
 // (tmux) started with --inspect, oak-inspector's page in headless Chromium.
-// The page lists the runs as a tree, shows the chosen run's state and its
-// steps, and stepping back shows the earlier state.
+// The page lists the runs as a tree, shows the chosen run's state on the
+// diagram its tests explored and its steps, and stepping back shows the
+// earlier state.
 
 import Foundation
 import InspectorServer
@@ -45,10 +46,31 @@ struct InspectorTests {
                 // Its state now, live: the comic shown in the terminal.
                 try await browser.waitUntil(
                     "\(Self.text("state")).includes('number: 419') && \(Self.text("where")).includes('(live)')")
-                // The states seen, the one now highlighted.
+                // The diagram its tests explored (the program gives it):
+                // every state, those the run has not been in faint; the
+                // one now highlighted. In red, what the run took that the
+                // tests never found: the image's answer (the exploration's
+                // mock comics have no image, a gap this view showed).
                 let nodes = try await browser.run(
                     "return [...document.querySelectorAll('#diagram .node text')].map(e => e.textContent).sort()")
-                #expect(nodes as? [String] == ["idle", "loading", "showing"])
+                #expect(nodes as? [String] == ["idle", "loading", "not found", "showing"])
+                let unseen = try await browser.run(
+                    "return [...document.querySelectorAll('#diagram .node.unseen text')].map(e => e.textContent)")
+                #expect(unseen as? [String] == ["not found"])
+                #expect(
+                    try await browser.run("return document.querySelectorAll('#diagram .node.unexplored').length")
+                        as? Int == 0)
+                try await browser.waitUntil(
+                    "[...document.querySelectorAll('#diagram tspan.unexplored')].some(e => e.textContent.includes('didLoadImage'))"
+                )
+                let unexplored = try await browser.run(
+                    "return [...document.querySelectorAll('#diagram tspan.unexplored')].map(e => e.textContent.trim())")
+                #expect(
+                    (unexplored as? [String])?.allSatisfy { $0.hasPrefix("didLoadImage") } == true,
+                    "\(String(describing: unexplored))")
+                #expect(
+                    try await browser.run("return document.querySelectorAll('#diagram .edge.unseen').length > 0")
+                        as? Bool == true)
                 let current = try await browser.run(
                     "return document.querySelector('#diagram .node.current text')?.textContent")
                 #expect(current as? String == "showing")

@@ -7,6 +7,7 @@
 
 import Clocks
 import Foundation
+import OakInspector
 import OakTesting
 import Testing
 
@@ -52,6 +53,17 @@ struct ComicsDiagramTests {
             "Features/Comics/ComicsDiagram.swift is out of date: run OAK_UPDATE_DIAGRAMS=1 swift test --filter ComicsDiagramTests"
         )
         #expect(ComicsDiagram.dot == dot)
+    }
+
+    /// The copy the program gives `--inspect` reads (OakInspectorTests
+    /// check that a diagram reads back as the graph explored), and it
+    /// places the feature's states and events on it.
+    @Test func theInspectorReadsTheShippedDiagram() throws {
+        let diagram = try InspectorDiagram(
+            of: Comics.self, mermaid: ComicsDiagram.mermaid, node: { $0.phase.name }, event: { $0.name })
+        #expect(diagram.graph.nodes == ["idle", "loading", "showing", "not found"])
+        #expect(diagram.graph.initial == "idle")
+        #expect(diagram.graph.transitions.contains(.init(from: "loading", event: "didLoad (received)", to: "showing")))
     }
 
     /// `Features/Comics/ComicsDiagram.swift`, from this file's place.
