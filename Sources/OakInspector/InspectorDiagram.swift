@@ -96,7 +96,7 @@ public struct InspectorDiagram: Sendable {
                 nodes.append(name)
                 continue
             }
-            guard let arrow = line.range(of: "-->") else { throw .unreadableLine(index + 1, String(line)) }
+            guard let arrow = line.firstRange(of: "-->") else { throw .unreadableLine(index + 1, String(line)) }
             let from = line[..<arrow.lowerBound].trimmingWhitespace()
             let rest = line[arrow.upperBound...]
             let colon = rest.firstIndex(of: ":")

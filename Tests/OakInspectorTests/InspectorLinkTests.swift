@@ -56,11 +56,7 @@ struct InspectorLinkTests {
         defer { link.stop() }
 
         let proxy = Tally.Proxy()
-        let run = Task {
-            try await TransducerInspection.$inspector.withValue(inspector) {
-                _ = try await Tally.run(initialState: Tally.State(), proxy: proxy, env: Tally.Env())
-            }
-        }
+        let run = Tally.start(inspectedBy: inspector, proxy: proxy)
         try proxy.send(.add(5))
         _ = await listener.lines(until: { $0.contains("\"kind\":\"waiting\"") })
 
@@ -97,11 +93,7 @@ struct InspectorLinkTests {
         link.start()
         defer { link.stop() }
         let proxy = Tally.Proxy()
-        let run = Task {
-            try await TransducerInspection.$inspector.withValue(inspector) {
-                _ = try await Tally.run(initialState: Tally.State(), proxy: proxy, env: Tally.Env())
-            }
-        }
+        let run = Tally.start(inspectedBy: inspector, proxy: proxy)
         try proxy.send(.add(2))
         _ = await first.lines(until: { $0.contains("add(2)") })
 

@@ -60,6 +60,18 @@ enum Tally: EffectTransducer {
     }
 }
 
+extension Tally {
+    /// A run from the start, inspected by `inspector`, taking `proxy`'s
+    /// events.
+    static func start(inspectedBy inspector: LiveInspector, proxy: Proxy) -> Task<Void, any Error> {
+        Task {
+            try await TransducerInspection.$inspector.withValue(inspector) {
+                _ = try await Tally.run(initialState: Tally.State(), proxy: proxy, env: Tally.Env())
+            }
+        }
+    }
+}
+
 @Suite("The live inspector", .timeLimit(.minutes(1)))
 struct LiveInspectorTests {
     /// Runs `Tally` inspected by `inspector` with `events` sent first; the
@@ -96,11 +108,7 @@ struct LiveInspectorTests {
         let inspector = LiveInspector()
         let proxy = Tally.Proxy(bufferSize: 64)
         for event in [Tally.Event.add(2), .load, .hang, .stop] { try proxy.send(event) }
-        let run = Task {
-            try await TransducerInspection.$inspector.withValue(inspector) {
-                _ = try await Tally.run(initialState: Tally.State(), proxy: proxy, env: Tally.Env())
-            }
-        }
+        let run = Tally.start(inspectedBy: inspector, proxy: proxy)
         // Once the run has waited for events, the operation that fails.
         var entries = await Self.entries(until: .waiting, of: inspector)
         try proxy.send(.fail)

@@ -28,6 +28,35 @@ enum Counter: Transducer {
     }
 }
 
+/// A counter's run, inspected through a link to an inspector's server as
+/// the app "counter".
+struct InspectedCounter {
+    let proxy = Counter.Proxy()
+    let link: InspectorLink
+    let run: Task<Void, any Error>
+
+    init(linkedTo server: InspectorServer) throws {
+        let inspector = LiveInspector()
+        link = InspectorLink(
+            inspector, to: try InspectorEndpoint(parsing: server.endpoint), app: "counter",
+            retryDelay: .milliseconds(20))
+        link.start()
+        let proxy = self.proxy
+        run = Task {
+            try await TransducerInspection.$inspector.withValue(inspector) {
+                _ = try await Counter.run(initialState: Counter.State(), proxy: proxy)
+            }
+        }
+    }
+
+    /// Ends the run, then the link.
+    func stop() async {
+        proxy.cancel()
+        _ = try? await run.value
+        link.stop()
+    }
+}
+
 @Suite("The inspector's server", .timeLimit(.minutes(1)))
 struct InspectorServerTests {
     static let logger = Logger(label: "test.inspector")
@@ -59,17 +88,8 @@ struct InspectorServerTests {
     @Test func anAppsRunsReachThePage() async throws {
         let server = try await InspectorServer.start(logger: Self.logger)
         let page = try await Self.live(server)
-        let inspector = LiveInspector()
-        let link = InspectorLink(
-            inspector, to: try InspectorEndpoint(parsing: server.endpoint), app: "counter",
-            retryDelay: .milliseconds(20))
-        link.start()
-        let proxy = Counter.Proxy()
-        let run = Task {
-            try await TransducerInspection.$inspector.withValue(inspector) {
-                try await Counter.run(initialState: Counter.State(), proxy: proxy)
-            }
-        }
+        let counter = try InspectedCounter(linkedTo: server)
+        let proxy = counter.proxy
         try proxy.send(.add(4))
         let messages = try await Self.messages(from: page) { message in
             message.entries?.contains { $0.kind == .state && $0.state?.contains("count: 4") == true } == true
@@ -86,9 +106,7 @@ struct InspectorServerTests {
         let told = try await Self.messages(from: later) { $0.entries?.contains { $0.kind == .state } == true }
         #expect(told.first?.app?.name == "counter")
 
-        proxy.cancel()
-        _ = try? await run.value
-        link.stop()
+        await counter.stop()
         // The app is shown gone once its link closes.
         _ = try await Self.messages(from: page) { $0.kind == "app" && $0.app?.isConnected == false }
         await page.close()
@@ -99,17 +117,8 @@ struct InspectorServerTests {
     @Test func aRunIsExportedAsASessionAndAsATest() async throws {
         let server = try await InspectorServer.start(logger: Self.logger)
         let page = try await Self.live(server)
-        let inspector = LiveInspector()
-        let link = InspectorLink(
-            inspector, to: try InspectorEndpoint(parsing: server.endpoint), app: "counter",
-            retryDelay: .milliseconds(20))
-        link.start()
-        let proxy = Counter.Proxy()
-        let run = Task {
-            try await TransducerInspection.$inspector.withValue(inspector) {
-                try await Counter.run(initialState: Counter.State(), proxy: proxy)
-            }
-        }
+        let counter = try InspectedCounter(linkedTo: server)
+        let proxy = counter.proxy
         try proxy.send(.add(4))
         try proxy.send(.add(3))
         let messages = try await Self.messages(from: page) { message in
@@ -142,9 +151,7 @@ struct InspectorServerTests {
         #expect(try await browser.get("/export?\(query)").status == 400)
         #expect(try await browser.get("/export?app=\(app)&run=\(runID)&as=test").status == 403)
 
-        proxy.cancel()
-        _ = try? await run.value
-        link.stop()
+        await counter.stop()
         await page.close()
         await server.stop()
     }
