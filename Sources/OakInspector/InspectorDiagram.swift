@@ -3,6 +3,7 @@
 // found — those a live run has taken marked, the one it is in highlighted,
 // and a transition the tests never found flagged.
 
+import Foundation
 import Oak
 
 /// A transducer's state diagram as its tests explored it (OakTesting's
@@ -62,7 +63,7 @@ public struct InspectorDiagram: Sendable {
     static func parse(_ mermaid: String) throws(InspectorDiagramError) -> InspectorEntry.Diagram {
         let lines = mermaid.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count <= lineLimit else { throw .tooLarge(lines: lines.count) }
-        var names: [Substring: String] = [:]
+        var names: [String: String] = [:]
         var nodes: [String] = []
         var initial: String?
         var terminal: [String] = []
@@ -70,16 +71,16 @@ public struct InspectorDiagram: Sendable {
         var sawHeader = false
 
         /// The node `id` names, declared now if it was not.
-        func name(_ id: Substring) -> String {
+        func name(_ id: String) -> String {
             if let name = names[id] { return name }
-            let name = String(id)
-            names[id] = name
-            nodes.append(name)
-            return name
+            names[id] = id
+            nodes.append(id)
+            return id
         }
 
         for (index, raw) in lines.enumerated() {
-            let line = raw.trimmingWhitespace()
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            let unreadable = InspectorDiagramError.unreadableLine(index + 1, line)
             if line.isEmpty || line.hasPrefix("%%") { continue }
             guard sawHeader else {
                 guard line == "stateDiagram-v2" || line == "stateDiagram" else { throw .notAStateDiagram }
@@ -87,24 +88,22 @@ public struct InspectorDiagram: Sendable {
                 continue
             }
             if line.hasPrefix("state \""), let close = line.dropFirst(7).firstIndex(of: "\"") {
-                let rest = line[line.index(after: close)...].trimmingWhitespace()
-                guard rest.hasPrefix("as "), case let id = rest.dropFirst(3).trimmingWhitespace(), !id.isEmpty,
-                    names[id] == nil
-                else { throw .unreadableLine(index + 1, String(line)) }
+                let declaration = line[line.index(after: close)...].trimmingCharacters(in: .whitespaces)
+                let id = declaration.dropFirst(3).trimmingCharacters(in: .whitespaces)
+                guard declaration.hasPrefix("as "), !id.isEmpty, names[id] == nil else { throw unreadable }
                 let name = Self.unescape(line[line.index(line.startIndex, offsetBy: 7)..<close])
                 names[id] = name
                 nodes.append(name)
                 continue
             }
-            guard let arrow = line.firstRange(of: "-->") else { throw .unreadableLine(index + 1, String(line)) }
-            let from = line[..<arrow.lowerBound].trimmingWhitespace()
+            guard let arrow = line.firstRange(of: "-->") else { throw unreadable }
+            let from = line[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces)
             let rest = line[arrow.upperBound...]
             let colon = rest.firstIndex(of: ":")
-            let to = rest[..<(colon ?? rest.endIndex)].trimmingWhitespace()
-            let event = colon.map { Self.unescape(rest[rest.index(after: $0)...].trimmingWhitespace()) } ?? ""
-            guard !from.isEmpty, !to.isEmpty, !(from == "[*]" && to == "[*]") else {
-                throw .unreadableLine(index + 1, String(line))
-            }
+            let to = rest[..<(colon ?? rest.endIndex)].trimmingCharacters(in: .whitespaces)
+            let event =
+                colon.map { Self.unescape(rest[rest.index(after: $0)...].trimmingCharacters(in: .whitespaces)) } ?? ""
+            guard !from.isEmpty, !to.isEmpty, !(from == "[*]" && to == "[*]") else { throw unreadable }
             if from == "[*]" {
                 initial = name(to)
             } else if to == "[*]" {
@@ -119,7 +118,7 @@ public struct InspectorDiagram: Sendable {
     }
 
     /// Undoes `StateGraph`'s escapes: `#58;` is a colon.
-    private static func unescape(_ text: Substring) -> String {
+    private static func unescape(_ text: some StringProtocol) -> String {
         String(text).replacing("#58;", with: ":")
     }
 }
@@ -166,13 +165,5 @@ public enum InspectorDiagramError: Error, Equatable, Sendable, CustomStringConve
         case .tooLarge(let lines):
             "The diagram has \(lines) lines, more than \(InspectorDiagram.lineLimit). Explore fewer states (maxStates)."
         }
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingWhitespace() -> Substring {
-        let start = firstIndex { !$0.isWhitespace } ?? endIndex
-        let end = lastIndex { !$0.isWhitespace }.map(index(after:)) ?? start
-        return self[start..<Swift.max(start, end)]
     }
 }
