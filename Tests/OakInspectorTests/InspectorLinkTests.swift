@@ -33,9 +33,9 @@ struct InspectorLinkTests {
                 _ = try await Tally.run(initialState: Tally.State(), proxy: proxy, env: Tally.Env())
             }
         }
-        let lines = await listener.lines(until: { $0.contains("\"kind\":\"ended\"") })
+        let lines = try await listener.lines(until: { $0.contains("\"kind\":\"ended\"") })
         #expect(listener.upgradeRequests.first?.hasPrefix("GET /apps?token=t0ken HTTP/1.1") == true)
-        let hello = try JSONDecoder().decode([String: InspectorHello].self, from: Data(lines[0].utf8))
+        let hello = try JSONDecoder().decode([String: InspectorHello].self, from: Data(try #require(lines.first).utf8))
         #expect(hello["hello"]?.token == "t0ken")
         #expect(hello["hello"]?.app == "tally")
         #expect(hello["hello"]?.pid == getpid())
@@ -58,11 +58,11 @@ struct InspectorLinkTests {
         let proxy = Tally.Proxy()
         let run = Tally.start(inspectedBy: inspector, proxy: proxy)
         try proxy.send(.add(5))
-        _ = await listener.lines(until: { $0.contains("\"kind\":\"waiting\"") })
+        _ = try await listener.lines(until: { $0.contains("\"kind\":\"waiting\"") })
 
         // The inspector drops the connection; the link makes another.
         listener.dropConnection()
-        let again = await listener.lines(until: { $0.contains("\"kind\":\"running\"") })
+        let again = try await listener.lines(until: { $0.contains("\"kind\":\"running\"") })
         #expect(again.first?.contains("\"hello\"") == true)
         let running = try #require(
             again.compactMap { try? JSONDecoder().decode(InspectorEntry.self, from: Data($0.utf8)) }.first {
@@ -73,7 +73,7 @@ struct InspectorLinkTests {
         #expect(link.connections >= 2)
 
         try proxy.send(.add(1))
-        let after = await listener.lines(until: { $0.contains("add(1)") })
+        let after = try await listener.lines(until: { $0.contains("add(1)") })
         #expect(after.contains { $0.contains("add(1)") })
         proxy.cancel()
         _ = try? await run.value
@@ -86,6 +86,7 @@ struct InspectorLinkTests {
         let file = InspectorEndpoint.file(environment: environment)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let first = try TestListener()
+        defer { first.stop() }
         try Data("oak://first@127.0.0.1:\(first.port)\n".utf8).write(to: file)
         let inspector = LiveInspector()
         let link = try InspectorLink(
@@ -95,7 +96,7 @@ struct InspectorLinkTests {
         let proxy = Tally.Proxy()
         let run = Tally.start(inspectedBy: inspector, proxy: proxy)
         try proxy.send(.add(2))
-        _ = await first.lines(until: { $0.contains("add(2)") })
+        _ = try await first.lines(until: { $0.contains("add(2)") })
 
         // The inspector stops; another starts on another port, with another
         // token, and says so in the file.
@@ -103,7 +104,7 @@ struct InspectorLinkTests {
         defer { second.stop() }
         try Data("oak://second@127.0.0.1:\(second.port)\n".utf8).write(to: file)
         first.stop()
-        let again = await second.lines(until: { $0.contains("\"kind\":\"running\"") })
+        let again = try await second.lines(until: { $0.contains("\"kind\":\"running\"") })
         #expect(second.upgradeRequests.first?.hasPrefix("GET /apps?token=second HTTP/1.1") == true)
         #expect(again.contains { $0.contains("count: 2") })
         proxy.cancel()
@@ -141,15 +142,35 @@ struct InspectorLinkTests {
 
 /// A TCP listener on 127.0.0.1 standing for `oak-inspector`: accepts one
 /// connection at a time on a thread of its own and hands its lines over.
+///
+/// Only that thread closes the descriptors it works on (``stop()`` and
+/// ``dropConnection()`` shut them down, under the lock, while they are
+/// open): a descriptor closed under another thread is soon another test's
+/// socket, and this listener once accepted, and shut down, a later test's
+/// connections that way (the test waited for good).
 final class TestListener: @unchecked Sendable {
-    // Safety: `connection` and `received` only under `lock`; the rest is
-    // set once in `init`.
+    // Safety: every `var` only under `lock`; the rest is set once in `init`.
     let port: UInt16
     private let socket: Int32
     private let lock = NSLock()
+    private var isStopped = false
     private var connection: Int32 = -1
     private var received: [String] = []
     private var requests: [String] = []
+    private var waiter: Waiter?
+    private var waiters = 0
+
+    private struct Waiter {
+        let number: Int
+        let predicate: (String) -> Bool
+        let continuation: CheckedContinuation<[String], Never>
+    }
+
+    /// No line of the connection matched in time; `received` is what came.
+    struct NoSuchLine: Error, CustomStringConvertible {
+        let received: [String]
+        var description: String { "no line matched; received: \(received)" }
+    }
 
     /// The heads of the upgrade requests received.
     var upgradeRequests: [String] { lock.withLock { requests } }
@@ -179,7 +200,6 @@ final class TestListener: @unchecked Sendable {
         let payload = bytes[(offset + 4)..<(offset + 4 + length)].enumerated().map { $0.element ^ key[$0.offset & 3] }
         return (payload, offset + 4 + length)
     }
-    private var waiter: (predicate: (String) -> Bool, continuation: CheckedContinuation<[String], Never>)?
 
     init() throws {
         let listening = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -205,48 +225,71 @@ final class TestListener: @unchecked Sendable {
         Thread { [self] in acceptLoop() }.start()
     }
 
-    /// Stops listening: the accepting thread ends.
+    /// Stops listening and drops the connection: the accepting thread
+    /// closes both and ends. Again does nothing.
     func stop() {
-        shutdown(socket, Int32(SHUT_RDWR))
-        close(socket)
-        lock.withLock { _ = shutdown(connection, Int32(SHUT_RDWR)) }
+        lock.withLock {
+            guard !isStopped else { return }
+            isStopped = true
+            // On Linux a listening socket shut down wakes `accept` with an error.
+            _ = shutdown(socket, Int32(SHUT_RDWR))
+            if connection >= 0 { _ = shutdown(connection, Int32(SHUT_RDWR)) }
+        }
     }
 
     private func acceptLoop() {
+        defer { close(socket) }
         while true {
             let accepted = accept(socket, nil, nil)
+            if accepted < 0, errno == EINTR { continue }
             guard accepted >= 0 else { return }
-            lock.withLock {
+            let stopped = lock.withLock {
+                guard !isStopped else { return true }
                 connection = accepted
                 received = []
+                return false
             }
-            var pending: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            var upgraded = false
-            while true {
-                let count = recv(accepted, &buffer, buffer.count, 0)
-                guard count > 0 else { break }
-                pending += buffer[0..<count]
-                if !upgraded {
-                    // The upgrade request: its head, then 101.
-                    guard let end = Self.range(of: [13, 10, 13, 10], in: pending) else { continue }
-                    let head = String(decoding: pending[..<end], as: UTF8.self)
-                    pending.removeSubrange(..<(end + 4))
-                    lock.withLock { requests.append(head) }
-                    let answer = Array(
-                        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n".utf8)
-                    _ = answer.withUnsafeBytes { send(accepted, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                    upgraded = true
-                }
-                // Masked text frames: each message's lines.
-                while let (payload, used) = Self.frame(in: pending) {
-                    pending.removeFirst(used)
-                    for line in String(decoding: payload, as: UTF8.self).split(separator: "\n") {
-                        deliver(String(line))
-                    }
+            if stopped {
+                close(accepted)
+                return
+            }
+            receive(on: accepted)
+            lock.withLock {
+                connection = -1
+                close(accepted)
+            }
+        }
+    }
+
+    /// Answers the upgrade request, then hands over the lines of the
+    /// connection's messages until it ends.
+    private func receive(on accepted: Int32) {
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var upgraded = false
+        while true {
+            let count = recv(accepted, &buffer, buffer.count, 0)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            pending += buffer[0..<count]
+            if !upgraded {
+                // The upgrade request: its head, then 101.
+                guard let end = Self.range(of: [13, 10, 13, 10], in: pending) else { continue }
+                let head = String(decoding: pending[..<end], as: UTF8.self)
+                pending.removeSubrange(..<(end + 4))
+                lock.withLock { requests.append(head) }
+                let answer = Array(
+                    "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n".utf8)
+                _ = answer.withUnsafeBytes { send(accepted, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                upgraded = true
+            }
+            // Masked text frames: each message's lines.
+            while let (payload, used) = Self.frame(in: pending) {
+                pending.removeFirst(used)
+                for line in String(decoding: payload, as: UTF8.self).split(separator: "\n") {
+                    deliver(String(line))
                 }
             }
-            close(accepted)
         }
     }
 
@@ -261,21 +304,54 @@ final class TestListener: @unchecked Sendable {
     }
 
     /// The lines of the current connection, once one matches `predicate`.
-    func lines(until predicate: @escaping (String) -> Bool) async -> [String] {
-        await withCheckedContinuation { continuation in
-            let ready: [String]? = lock.withLock {
-                if received.contains(where: predicate) { return received }
-                waiter = (predicate, continuation)
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
+    ///
+    /// - Throws: ``NoSuchLine`` when none does within `limit`, or the test
+    ///   is cancelled (as its time limit does): a test waiting here fails
+    ///   with what came instead of waiting for good.
+    func lines(
+        until predicate: @escaping (String) -> Bool, within limit: Duration = .seconds(30)
+    ) async throws
+        -> [String]
+    {
+        let number = lock.withLock {
+            waiters += 1
+            return waiters
         }
+        let timer = Task { [self] in
+            try? await Task.sleep(for: limit)
+            giveUp(number)
+        }
+        defer { timer.cancel() }
+        let lines = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready: [String]? = lock.withLock {
+                    if received.contains(where: predicate) || Task.isCancelled { return received }
+                    waiter = Waiter(number: number, predicate: predicate, continuation: continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            giveUp(number)
+        }
+        guard lines.contains(where: predicate) else { throw NoSuchLine(received: lines) }
+        return lines
+    }
+
+    /// Ends the wait `number` with the lines so far, if it is still on.
+    private func giveUp(_ number: Int) {
+        let waiting: (CheckedContinuation<[String], Never>, [String])? = lock.withLock {
+            guard let waiter, waiter.number == number else { return nil }
+            self.waiter = nil
+            return (waiter.continuation, received)
+        }
+        if let (continuation, lines) = waiting { continuation.resume(returning: lines) }
     }
 
     /// Closes the current connection, as an inspector that goes away.
     func dropConnection() {
         lock.withLock {
-            shutdown(connection, Int32(SHUT_RDWR))
+            if connection >= 0 { _ = shutdown(connection, Int32(SHUT_RDWR)) }
             received = []
         }
     }
