@@ -1,7 +1,5 @@
-// `standups serve`: the same features, hosted per browser session by the
-// web front end (StandupsWeb), over the same store as the terminal app,
-// served by AppSupport's `serve` command. Options only: the injector
-// (Injection.swift) builds what it serves.
+// `standups serve`: the features hosted per browser session by StandupsWeb,
+// served by AppSupport's `serve`. Options only: the injector builds the rest.
 
 import AppCommands
 import ArgumentParser

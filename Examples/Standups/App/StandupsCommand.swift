@@ -1,7 +1,6 @@
-// The shell: the program's commands and options, and the terminal front
-// end (the default; `standups serve` is in ServeCommand.swift). What they
-// run with is built by the injector (Injection.swift). No feature logic
-// lives here.
+// The shell: the program's commands and options, and the terminal front end
+// (the default; `serve` is in ServeCommand.swift). The injector
+// (Injection.swift) builds what they run with. No feature logic lives here.
 
 import AppCommands
 import ArgumentParser
@@ -44,7 +43,6 @@ struct Meet: AsyncParsableCommand {
         commandName: "meet", abstract: "Run the app in your terminal (the default).")
 
     @OptionGroup var options: StoreOptions
-
     @OptionGroup var speech: SpeechOptions
     @OptionGroup var inspect: InspectOption
 
@@ -54,25 +52,21 @@ struct Meet: AsyncParsableCommand {
         guard Terminal.isInteractive else {
             throw CommandError("standups is a full-screen program: run it in a terminal (or use `standups serve`).")
         }
-        let terminal = Terminal()
-        let unsaved = Unsaved()
-        try await inspect.run(app: "standups") { try await meet(terminal: terminal, unsaved: unsaved) }
+        let (terminal, unsaved) = (Terminal(), Unsaved())
+        // The services close in reverse order when the app ends, however it ends.
+        try await inspect.run(app: "standups") {
+            try await AppServices.with(logger: Logger(label: "oak.standups")) { services in
+                let env = try await Injection.terminal(
+                    options, speech: speech, terminal: terminal, unsaved: unsaved, services: &services)
+                do {
+                    try await StandupsTerminalApp(terminal: terminal).run(env: env)
+                } catch let error as TerminalError {
+                    throw CommandError("\(error) Or run `standups serve` and use the app in a browser.")
+                }
+            }
+        }
         // The app waits for every change to be durable before it quits,
         // unless its user quits at once: then the program ends with 1.
         try unsaved.check()
-    }
-
-    /// The terminal app, its services closed in reverse order when it ends,
-    /// however it ends.
-    @MainActor private func meet(terminal: Terminal, unsaved: Unsaved) async throws {
-        try await AppServices.with(logger: Logger(label: "oak.standups")) { services in
-            let env = try await Injection.terminal(
-                options, speech: speech, terminal: terminal, unsaved: unsaved, services: &services)
-            do {
-                try await StandupsTerminalApp(terminal: terminal).run(env: env)
-            } catch let error as TerminalError {
-                throw CommandError("\(error) Or run `standups serve` and use the app in a browser.")
-            }
-        }
     }
 }
