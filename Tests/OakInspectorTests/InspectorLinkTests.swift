@@ -111,6 +111,21 @@ struct InspectorLinkTests {
         _ = try? await run.value
     }
 
+    /// The listener's wait ends when the test is cancelled (as its time
+    /// limit does), before or after it began waiting: a line that never
+    /// comes fails the test instead of hanging the run.
+    @Test func aWaitForALineEndsWhenTheTestIsCancelled() async throws {
+        let listener = try TestListener()
+        defer { listener.stop() }
+        let before = Task { try await listener.lines(until: { _ in true }) }
+        before.cancel()
+        await #expect(throws: TestListener.NoSuchLine.self) { try await before.value }
+        let after = Task { try await listener.lines(until: { _ in true }) }
+        await Task.yield()
+        after.cancel()
+        await #expect(throws: TestListener.NoSuchLine.self) { try await after.value }
+    }
+
     @Test func onlyALoopbackAddressIsTaken() throws {
         #expect(throws: InspectorEndpointError.notLoopback("10.0.0.2")) {
             try InspectorEndpoint(parsing: "oak://abc@10.0.0.2:7700")
@@ -157,16 +172,10 @@ final class TestListener: @unchecked Sendable {
     private var connection: Int32 = -1
     private var received: [String] = []
     private var requests: [String] = []
-    private var waiter: Waiter?
-    private var waiters = 0
+    private var waiter: (predicate: (String) -> Bool, continuation: CheckedContinuation<[String], Never>)?
 
-    private struct Waiter {
-        let number: Int
-        let predicate: (String) -> Bool
-        let continuation: CheckedContinuation<[String], Never>
-    }
-
-    /// No line of the connection matched in time; `received` is what came.
+    /// No line of the connection matched before the test was cancelled;
+    /// `received` is what came.
     struct NoSuchLine: Error, CustomStringConvertible {
         let received: [String]
         var description: String { "no line matched; received: \(received)" }
@@ -305,43 +314,33 @@ final class TestListener: @unchecked Sendable {
 
     /// The lines of the current connection, once one matches `predicate`.
     ///
-    /// - Throws: ``NoSuchLine`` when none does within `limit`, or the test
-    ///   is cancelled (as its time limit does): a test waiting here fails
-    ///   with what came instead of waiting for good.
-    func lines(
-        until predicate: @escaping (String) -> Bool, within limit: Duration = .seconds(30)
-    ) async throws
-        -> [String]
-    {
-        let number = lock.withLock {
-            waiters += 1
-            return waiters
-        }
-        let timer = Task { [self] in
-            try? await Task.sleep(for: limit)
-            giveUp(number)
-        }
-        defer { timer.cancel() }
+    /// - Throws: ``NoSuchLine`` when the test is cancelled first (as its
+    ///   time limit does): a test waiting here fails with what came instead
+    ///   of waiting for good.
+    func lines(until predicate: @escaping (String) -> Bool) async throws -> [String] {
         let lines = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
+                // Under the lock, as in `giveUp()`: a cancellation either
+                // finds the waiter there or is seen here.
                 let ready: [String]? = lock.withLock {
                     if received.contains(where: predicate) || Task.isCancelled { return received }
-                    waiter = Waiter(number: number, predicate: predicate, continuation: continuation)
+                    waiter = (predicate, continuation)
                     return nil
                 }
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            giveUp(number)
+            giveUp()
         }
         guard lines.contains(where: predicate) else { throw NoSuchLine(received: lines) }
         return lines
     }
 
-    /// Ends the wait `number` with the lines so far, if it is still on.
-    private func giveUp(_ number: Int) {
+    /// Ends the wait with the lines so far, if one is on (a listener belongs
+    /// to one test, which waits for one thing at a time).
+    private func giveUp() {
         let waiting: (CheckedContinuation<[String], Never>, [String])? = lock.withLock {
-            guard let waiter, waiter.number == number else { return nil }
+            guard let waiter else { return nil }
             self.waiter = nil
             return (waiter.continuation, received)
         }
