@@ -1,12 +1,10 @@
-// `standups serve`: the features hosted per browser session by StandupsWeb,
-// served by AppSupport's `serve`. Options only: the injector builds the rest.
+// `standups serve`: its options; the injector builds StandupsWeb over them.
 
 import AppCommands
 import ArgumentParser
 import StandupsWeb
 
-/// What `standups serve` serves: the options `STANDUPS_PORT`,
-/// `STANDUPS_NO_SPEECH`… may give too.
+/// What `standups serve` serves (`STANDUPS_PORT`, `STANDUPS_NO_SPEECH`… set its options too).
 enum StandupsServed: ServedApp {
     static let variablePrefix = "STANDUPS_"
     static let variables =

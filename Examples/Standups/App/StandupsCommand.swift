@@ -1,6 +1,5 @@
-// The shell: the program's commands and options, and the terminal front end
-// (the default; `serve` is in ServeCommand.swift). The injector
-// (Injection.swift) builds what they run with. No feature logic lives here.
+// The shell: the commands, their options and the terminal front end (the
+// default; `serve` is in ServeCommand.swift, what they run with in Injection.swift).
 
 import AppCommands
 import ArgumentParser
@@ -13,15 +12,13 @@ struct StandupsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "standups",
         abstract: "Run your daily stand-up meetings: a timer per speaker and a live transcript.",
-        // The everyday options are the default command's, which the
-        // root's help would not show (a test keeps the list whole).
+        // The default command's everyday options, which the root's help would hide.
         discussion: Meet.optionsText(
             intro: "With no subcommand, standups runs in your terminal (standups meet):",
             outro: "standups serve --port 8080 serves the app to browsers."),
         subcommands: [Meet.self, ServeCommand<StandupsServed>.self], defaultSubcommand: Meet.self)
 
-    /// Parses the command line, with `serve`'s options the environment
-    /// gives (`STANDUPS_PORT=9000 standups serve`), and runs the command.
+    /// Runs the command; `serve`'s options may come from the environment too.
     static func main() async {
         await main(ServeCommand<StandupsServed>.variables.arguments())
     }
