@@ -181,12 +181,11 @@ let package = Package(
                 .product(name: "Common", package: "AppSupport"), .product(name: "TerminalUI", package: "AppSupport"),
             ],
             path: "App"),
-        // What the tests share: a test clock whose sleeps are awaited.
+        // What the tests share: a manual clock whose sleeps are awaited.
         .target(
             name: "StandupsTestSupport",
             dependencies: [
                 "SpeechRecognizer", .product(name: "Oak", package: "Oak"), .product(name: "OakTesting", package: "Oak"),
-                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "TerminalTesting", package: "AppSupport"),
             ],
             path: "Tests/Support"),

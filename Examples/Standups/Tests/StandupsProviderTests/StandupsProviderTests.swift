@@ -259,16 +259,16 @@ struct StandupsProviderTests {
         await tester.receive(.writeFailed(failure), output: expected(failed(1)), assert: failed(1))
         // Nothing before its time: one second after the first failure.
         await clock.waitForSleeps(1)
-        await clock.base.advance(by: .milliseconds(999))
+        clock.moveForward(by: .milliseconds(999))
         #expect(store.batches.isEmpty && tester.state.failure == failure)
-        await clock.base.advance(by: .milliseconds(1))
+        clock.moveForward(by: .milliseconds(1))
         await tester.receive(.retry, output: expected(retried), assert: retried)
         await tester.receive(.writeFailed(failure), output: expected(failed(2)), assert: failed(2))
         // Two seconds after the second.
         await clock.waitForSleeps(2)
-        await clock.base.advance(by: .milliseconds(1_999))
+        clock.moveForward(by: .milliseconds(1_999))
         #expect(store.batches.isEmpty)
-        await clock.base.advance(by: .milliseconds(1))
+        clock.moveForward(by: .milliseconds(1))
         await tester.receive(.retry, output: expected(retried), assert: retried)
         await tester.receive(
             .wrote,
@@ -310,7 +310,7 @@ struct StandupsProviderTests {
         // The lock goes; a second later the provider loads by itself.
         store.loadFails(with: nil)
         await clock.waitForSleeps(1)
-        await clock.base.advance(by: .seconds(1))
+        clock.moveForward(by: .seconds(1))
         await tester.receive(.retryLoad, output: expected { $0.phase = .loading }) { $0.phase = .loading }
         func loaded(_ state: inout StandupsProvider.State) {
             state.phase = .loaded
