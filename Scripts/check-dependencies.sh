@@ -21,7 +21,7 @@ check() {
 
 # --- AppSupport: the infrastructure every app plugs into.
 apps='Comics|Standups'
-app_modules='ComicsFeature|FavouritesFeature|MainFeature|ComicsTerminal|ComicsWebViews|ComicsSwiftUI|ComicsWeb|ComicsApp|Services|API|Persistence|PostgresPersistence|FixtureServer|PostgresStandups|AppFeature|StandupForm|StandupsList|StandupDetail|RecordMeeting|MeetingRooms|Models|Devices|LiveProviders|SpeechRecognizer|Components'
+app_modules='ComicsFeature|FavouritesFeature|ComicsMain|ComicsTerminal|ComicsWebViews|ComicsSwiftUI|ComicsWeb|ComicsApp|Services|API|Persistence|PostgresPersistence|FixtureServer|PostgresStandups|StandupsMain|StandupForm|StandupsList|StandupDetail|RecordMeeting|MeetingRooms|Models|Devices|LiveProviders|SpeechRecognizer|Components'
 check "infrastructure must not import an app's module" \
     "^(@testable )?import ($app_modules|Standups[A-Za-z]*)\b" AppSupport/Sources AppSupport/Tests
 check "infrastructure must not reach into an app's package" "(Examples|\.\.)/($apps)/" AppSupport/Package.swift
@@ -49,7 +49,7 @@ for app in Comics Standups; do
         "^(@testable )?import (Services|API|HTTPClient|Persistence|PostgresPersistence|PostgresSupport|PostgresNIO|FixtureServer|GRDB|StandupsStore|PostgresStandups|SpeechRecognizer|CPocketsphinx|LiveProviders|TerminalUI|ComicsTerminal|StandupsTerminal|ComicsApp|StandupsApp)\b" \
         Web
     check "storage must not import a feature, a view or a front end" \
-        "^(@testable )?import ($front_ends|MainFeature|ComicsFeature|FavouritesFeature|AppFeature|StandupForm|StandupsList|StandupDetail|RecordMeeting|MeetingRooms|ComicsTerminal|ComicsWebViews|StandupsTerminal|StandupsWebViews|Services|ComicsWeb|StandupsWeb|ComicsApp|StandupsApp)\b" \
+        "^(@testable )?import ($front_ends|ComicsMain|ComicsFeature|FavouritesFeature|StandupsMain|StandupForm|StandupsList|StandupDetail|RecordMeeting|MeetingRooms|ComicsTerminal|ComicsWebViews|StandupsTerminal|StandupsWebViews|Services|ComicsWeb|StandupsWeb|ComicsApp|StandupsApp)\b" \
         Persistence
     check "nothing imports the program" '^(@testable )?import (ComicsApp|StandupsApp)\b' .
     check "the shipped program must not link a test library" \
@@ -64,7 +64,7 @@ cd Examples/Comics
 check "the live services know the store's port, never an engine's adapter" \
     '^import (PostgresPersistence|PostgresSupport|PostgresNIO|GRDB)\b' Services/Live
 check "xkcd's API, the fixture server and storage must not import a feature or a service" \
-    '^import (ComicsFeature|FavouritesFeature|MainFeature|Services|ComicsWeb|ComicsApp)\b' Services/API FixtureServer \
+    '^import (ComicsFeature|FavouritesFeature|ComicsMain|Services|ComicsWeb|ComicsApp)\b' Services/API FixtureServer \
     Persistence
 if awk '/executableTarget\(/,/path: "App"\)/' Package.swift | grep -qE 'OakTesting|TerminalTesting|WebTesting|PostgresTesting'; then
     fail "Examples/Comics/Package.swift: the comics executable depends on a test library"
@@ -76,7 +76,7 @@ cd ../..
 # the models and Oak; the speech recogniser (an adapter) knows nothing of
 # the app; the live services never import a feature.
 cd Examples/Standups
-features='StandupForm|StandupsList|StandupDetail|RecordMeeting|MeetingRooms|AppFeature'
+features='StandupForm|StandupsList|StandupDetail|RecordMeeting|MeetingRooms|StandupsMain'
 check "the models must not import anything of the app" \
     "^(@testable )?import (Devices|StandupsProvider|$features|Components|Oak|StandupsStore|PostgresStandups|SpeechRecognizer|LiveProviders|GRDB|StandupsApp)\b" \
     Models
@@ -84,7 +84,7 @@ check "a port shared by features must not import a feature, a view or an adapter
     "^(@testable )?import ($features|Components|StandupsIntents|StandupsStore|PostgresStandups|PostgresSupport|SpeechRecognizer|CPocketsphinx|LiveProviders|GRDB|$front_ends|$infrastructure|StandupsApp)\b" \
     Services/StandupsProvider Services/Devices
 check "the speech recogniser (an adapter) must not import Oak, the models or anything above them" \
-    '^(@testable )?import (Oak|Models|Devices|StandupsProvider|LiveProviders|StandupForm|StandupsList|StandupDetail|RecordMeeting|AppFeature|Components|StandupsApp)\b' \
+    '^(@testable )?import (Oak|Models|Devices|StandupsProvider|LiveProviders|StandupForm|StandupsList|StandupDetail|RecordMeeting|StandupsMain|Components|StandupsApp)\b' \
     Services/SpeechRecognizer
 check "the live services must not import a feature" \
     "^(@testable )?import ($features|Components|StandupsIntents|StandupsApp)\b" Services/Live Persistence/Postgres

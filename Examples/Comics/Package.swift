@@ -39,7 +39,7 @@ let package = Package(
             dependencies: [.product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport")],
             path: "Features/Favourites"),
         .target(
-            name: "MainFeature",
+            name: "ComicsMain",
             dependencies: [
                 .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
                 "ComicsFeature", "FavouritesFeature",
@@ -51,21 +51,21 @@ let package = Package(
             dependencies: [
                 .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
                 .product(name: "TerminalUI", package: "AppSupport"), "ComicsFeature", "FavouritesFeature",
-                "MainFeature",
+                "ComicsMain",
             ],
             path: "Views/Terminal"),
         .target(
             name: "ComicsWebViews",
             dependencies: [
                 .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
-                .product(name: "WebUI", package: "AppSupport"), "ComicsFeature", "FavouritesFeature", "MainFeature",
+                .product(name: "WebUI", package: "AppSupport"), "ComicsFeature", "FavouritesFeature", "ComicsMain",
             ],
             path: "Views/Web"),
         .target(
             name: "ComicsSwiftUI",
             dependencies: [
                 .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
-                "ComicsFeature", "FavouritesFeature", "MainFeature",
+                "ComicsFeature", "FavouritesFeature", "ComicsMain",
             ],
             path: "Views/SwiftUI"),
         // Services: the ports' live side, over xkcd's API (DTOs and
@@ -112,7 +112,7 @@ let package = Package(
             name: "ComicsWeb",
             dependencies: [
                 .product(name: "Oak", package: "Oak"), .product(name: "WebHost", package: "AppSupport"),
-                .product(name: "WebUI", package: "AppSupport"), "MainFeature", "ComicsFeature", "FavouritesFeature",
+                .product(name: "WebUI", package: "AppSupport"), "ComicsMain", "ComicsFeature", "FavouritesFeature",
                 "ComicsWebViews",
             ],
             path: "Web"),
@@ -126,7 +126,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Common", package: "AppSupport"), .product(name: "TerminalUI", package: "AppSupport"),
                 .product(name: "HTTPClient", package: "AppSupport"), .product(name: "WebHost", package: "AppSupport"),
-                "ComicsFeature", "FavouritesFeature", "MainFeature", "ComicsTerminal", "Services", "Persistence",
+                "ComicsFeature", "FavouritesFeature", "ComicsMain", "ComicsTerminal", "Services", "Persistence",
                 "PostgresPersistence", .product(name: "PostgresSupport", package: "AppSupport"), "FixtureServer",
                 "ComicsWeb", .product(name: "OakInspector", package: "Oak"),
             ],
@@ -147,13 +147,13 @@ let package = Package(
             ],
             path: "Tests/FavouritesFeatureTests"),
         .testTarget(
-            name: "MainFeatureTests",
+            name: "ComicsMainTests",
             dependencies: [
-                "MainFeature", "ComicsFeature", "FavouritesFeature", "ComicsTerminal", "ComicsWebViews",
+                "ComicsMain", "ComicsFeature", "FavouritesFeature", "ComicsTerminal", "ComicsWebViews",
                 .product(name: "TerminalUI", package: "AppSupport"), .product(name: "WebUI", package: "AppSupport"),
                 .product(name: "OakTesting", package: "Oak"), .product(name: "Oak", package: "Oak"),
             ],
-            path: "Tests/MainFeatureTests"),
+            path: "Tests/ComicsMainTests"),
         .testTarget(
             name: "ServicesTests",
             dependencies: [
@@ -179,7 +179,7 @@ let package = Package(
         .testTarget(
             name: "ComicsWebTests",
             dependencies: [
-                "ComicsWeb", "MainFeature", "ComicsFeature", "FavouritesFeature", "ComicsWebViews", "Services",
+                "ComicsWeb", "ComicsMain", "ComicsFeature", "FavouritesFeature", "ComicsWebViews", "Services",
                 "FixtureServer", "Persistence", .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "WebUI", package: "AppSupport"), .product(name: "WebTesting", package: "AppSupport"),
                 .product(name: "Oak", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),

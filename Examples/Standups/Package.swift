@@ -106,12 +106,12 @@ let package = Package(
             path: "Features/MeetingRooms"),
         // The root: navigation, the provider, quitting.
         .target(
-            name: "AppFeature",
+            name: "StandupsMain",
             dependencies: [
                 "Models", "Devices", "MeetingRooms", "StandupsProvider", "StandupsList", "StandupDetail",
                 "RecordMeeting", .product(name: "Oak", package: "Oak"),
             ],
-            path: "Features/AppFeature"),
+            path: "Features/Main"),
         // Views: the terminal's building blocks (cards, text fields,
         // progress, dialogs), rendering values only.
         .target(
@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "StandupsTerminal",
             dependencies: [
-                "AppFeature", "StandupDetail", "RecordMeeting", "StandupsList", "StandupForm", "StandupsProvider",
+                "StandupsMain", "StandupDetail", "RecordMeeting", "StandupsList", "StandupForm", "StandupsProvider",
                 "StandupsIntents", "Models", "Components", .product(name: "Oak", package: "Oak"),
                 .product(name: "TerminalUI", package: "AppSupport"), .product(name: "Common", package: "AppSupport"),
             ],
@@ -137,7 +137,7 @@ let package = Package(
         .target(
             name: "StandupsIntents",
             dependencies: [
-                "AppFeature", "StandupDetail", "RecordMeeting", "Models", .product(name: "Oak", package: "Oak"),
+                "StandupsMain", "StandupDetail", "RecordMeeting", "Models", .product(name: "Oak", package: "Oak"),
             ],
             path: "Views/Intents"),
         // The features' SwiftUI views (Apple platforms; empty elsewhere,
@@ -145,7 +145,7 @@ let package = Package(
         .target(
             name: "StandupsSwiftUI",
             dependencies: [
-                "AppFeature", "StandupDetail", "RecordMeeting", "StandupForm", "StandupsIntents", "Models",
+                "StandupsMain", "StandupDetail", "RecordMeeting", "StandupForm", "StandupsIntents", "Models",
                 .product(name: "Oak", package: "Oak"),
             ],
             path: "Views/SwiftUI"),
@@ -153,7 +153,7 @@ let package = Package(
         .target(
             name: "StandupsWebViews",
             dependencies: [
-                "AppFeature", "RecordMeeting", "StandupDetail", "StandupForm", "StandupsIntents", "StandupsList",
+                "StandupsMain", "RecordMeeting", "StandupDetail", "StandupForm", "StandupsIntents", "StandupsList",
                 "StandupsProvider", "Models", .product(name: "Oak", package: "Oak"),
                 .product(name: "WebUI", package: "AppSupport"),
             ],
@@ -162,7 +162,7 @@ let package = Package(
         .target(
             name: "StandupsWeb",
             dependencies: [
-                "AppFeature", "Devices", "StandupsIntents", "StandupsWebViews", .product(name: "Oak", package: "Oak"),
+                "StandupsMain", "Devices", "StandupsIntents", "StandupsWebViews", .product(name: "Oak", package: "Oak"),
                 .product(name: "WebHost", package: "AppSupport"), .product(name: "WebUI", package: "AppSupport"),
             ],
             path: "Web"),
@@ -170,7 +170,7 @@ let package = Package(
         .executableTarget(
             name: "StandupsApp",
             dependencies: [
-                "AppFeature", "Devices", "LiveProviders", "Models", "RecordMeeting", "SpeechRecognizer",
+                "StandupsMain", "Devices", "LiveProviders", "Models", "RecordMeeting", "SpeechRecognizer",
                 "StandupDetail", "StandupsProvider", "StandupsStore", "StandupsTerminal", "StandupsWeb",
                 "PostgresStandups",
                 .product(name: "PostgresSupport", package: "AppSupport"),
@@ -227,13 +227,14 @@ let package = Package(
             ],
             path: "Tests/StandupDetailTests"),
         .testTarget(
-            name: "AppFeatureTests",
+            name: "StandupsMainTests",
             dependencies: [
-                "AppFeature", "Models", "Devices", "StandupsProvider", "StandupDetail", "StandupForm", "RecordMeeting",
+                "StandupsMain", "Models", "Devices", "StandupsProvider", "StandupDetail", "StandupForm",
+                "RecordMeeting",
                 .product(name: "Oak", package: "Oak"), .product(name: "OakTesting", package: "Oak"),
                 .product(name: "Clocks", package: "swift-clocks"), "StandupsTestSupport",
             ],
-            path: "Tests/AppFeatureTests"),
+            path: "Tests/StandupsMainTests"),
         .testTarget(
             name: "StandupsProviderTests",
             dependencies: [
@@ -254,7 +255,7 @@ let package = Package(
         .testTarget(
             name: "StandupsTerminalTests",
             dependencies: [
-                "StandupsTerminal", "StandupsIntents", "AppFeature", "Devices", "Models", "RecordMeeting",
+                "StandupsTerminal", "StandupsIntents", "StandupsMain", "Devices", "Models", "RecordMeeting",
                 "StandupDetail", "StandupsProvider", .product(name: "Oak", package: "Oak"),
                 .product(name: "OakTesting", package: "Oak"), .product(name: "TerminalUI", package: "AppSupport"),
             ],
@@ -283,7 +284,7 @@ let package = Package(
         .testTarget(
             name: "StandupsWebTests",
             dependencies: [
-                "StandupsWeb", "AppFeature", "Devices", "LiveProviders", "Models", "RecordMeeting", "StandupDetail",
+                "StandupsWeb", "StandupsMain", "Devices", "LiveProviders", "Models", "RecordMeeting", "StandupDetail",
                 "StandupsProvider", "StandupsStore", "StandupsTestSupport", .product(name: "Oak", package: "Oak"),
                 .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "WebTesting", package: "AppSupport"), .product(name: "Logging", package: "swift-log"),

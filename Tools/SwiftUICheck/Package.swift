@@ -60,10 +60,10 @@ let package = Package(
         .target(name: "Common"),
         .target(name: "ComicsFeature", dependencies: ["Oak", "Common"]),
         .target(name: "FavouritesFeature", dependencies: ["Oak", "Common"]),
-        .target(name: "MainFeature", dependencies: ["Oak", "Common", "ComicsFeature", "FavouritesFeature"]),
+        .target(name: "ComicsMain", dependencies: ["Oak", "Common", "ComicsFeature", "FavouritesFeature"]),
         .target(
             name: "ComicsSwiftUI",
-            dependencies: ["Oak", "Common", "ComicsFeature", "FavouritesFeature", "MainFeature", "SwiftUI"]),
+            dependencies: ["Oak", "Common", "ComicsFeature", "FavouritesFeature", "ComicsMain", "SwiftUI"]),
         // The Standups app's SwiftUI views, and the modules they depend on (as in Examples/Standups/Package.swift, plus
         // SwiftUI).
         .target(
@@ -81,18 +81,18 @@ let package = Package(
         .target(name: "RecordMeeting", dependencies: ["Models", "Devices", "Oak"]),
         .target(name: "MeetingRooms", dependencies: ["Models", "RecordMeeting", "StandupsProvider", "Oak"]),
         .target(
-            name: "AppFeature",
+            name: "StandupsMain",
             dependencies: [
                 "Models", "Devices", "MeetingRooms", "StandupsProvider", "StandupsList", "StandupDetail",
                 "RecordMeeting",
                 "Oak",
             ]),
         .target(
-            name: "StandupsIntents", dependencies: ["AppFeature", "StandupDetail", "RecordMeeting", "Models", "Oak"]),
+            name: "StandupsIntents", dependencies: ["StandupsMain", "StandupDetail", "RecordMeeting", "Models", "Oak"]),
         .target(
             name: "StandupsSwiftUI",
             dependencies: [
-                "AppFeature", "StandupDetail", "RecordMeeting", "StandupForm", "StandupsIntents", "Models", "Oak",
+                "StandupsMain", "StandupDetail", "RecordMeeting", "StandupForm", "StandupsIntents", "Models", "Oak",
                 "SwiftUI",
             ]),
     ],

@@ -342,7 +342,7 @@ enum InspectorPage {
         }
 
         // Type names without their modules and enclosing types: `.comics`
-        // for `MainFeature.Main.Scene.comics`, `Comic` for `ComicsFeature.Comic`.
+        // for `ComicsMain.Main.Scene.comics`, `Comic` for `ComicsFeature.Comic`.
         function plain(text) {
           return text.replace(/\b(?:[A-Za-z_]\w*\.)+([a-z_]\w*)/g, ".$1").replace(/\b(?:[A-Za-z_]\w*\.)+([A-Z]\w*)/g, "$1");
         }

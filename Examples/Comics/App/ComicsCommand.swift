@@ -5,9 +5,9 @@
 import AppCommands
 import ArgumentParser
 import ComicsFeature
+import ComicsMain
 import ComicsTerminal
 import Foundation
-import MainFeature
 import TerminalUI
 
 @main

@@ -5,12 +5,12 @@
 
 import AppCommands
 import ComicsFeature
+import ComicsMain
 import ComicsTerminal
 import FavouritesFeature
 import FixtureServer
 import Foundation
 import Logging
-import MainFeature
 import OakInspector
 import Persistence
 import PostgresPersistence

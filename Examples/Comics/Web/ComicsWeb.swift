@@ -5,9 +5,9 @@
 // the scenes' web views. No feature logic here.
 
 import ComicsFeature
+import ComicsMain
 import ComicsWebViews
 import FavouritesFeature
-import MainFeature
 import Oak
 import WebHost
 import WebUI

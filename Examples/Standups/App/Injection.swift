@@ -5,7 +5,6 @@
 // which close them in reverse order when it ends.
 
 import AppCommands
-import AppFeature
 import Common
 import Devices
 import Foundation
@@ -17,6 +16,7 @@ import PostgresSupport
 import RecordMeeting
 import SpeechRecognizer
 import StandupDetail
+import StandupsMain
 import StandupsProvider
 import StandupsStore
 import StandupsWeb
@@ -87,7 +87,7 @@ enum Injection {
     static func terminal(
         _ options: StoreOptions, speech: SpeechOptions, terminal: Terminal, unsaved: Unsaved,
         services: inout AppServices
-    ) async throws -> AppFeature.Env {
+    ) async throws -> Main.Env {
         let storage = try await options.open(services: &services)
         let database = storage.postgres?.database
         let clock = options.speed.clock
@@ -100,7 +100,7 @@ enum Injection {
             homes = try? await PostgresMeetingHomes.open(database, address: { "the terminal app on \(host)" })
         }
         if let homes { services.closing("the meetings' claims") { await homes.close() } }
-        let env = AppFeature.Env(
+        let env = Main.Env(
             standups: storage.standups,
             detail: StandupDetail.Env(speech: speech),
             meeting: RecordMeeting.Env(
@@ -156,7 +156,7 @@ enum Injection {
             }
         }
         if let homes { services.closing("the meetings' claims") { await homes.close() } }
-        let env = AppFeature.Env(
+        let env = Main.Env(
             standups: storage.standups,
             detail: StandupDetail.Env(speech: speech(UUID())),
             meetings: { standupID in

@@ -56,7 +56,7 @@ struct Meet: AsyncParsableCommand {
                 let env = try await Injection.terminal(
                     options, speech: speech, terminal: terminal, unsaved: unsaved, services: &services)
                 do {
-                    try await StandupsTerminalApp(terminal: terminal).run(env: env)
+                    try await MainTerminalApp(terminal: terminal).run(env: env)
                 } catch let error as TerminalError {
                     throw CommandError("\(error) Or run `standups serve` and use the app in a browser.")
                 }

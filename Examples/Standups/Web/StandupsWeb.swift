@@ -1,15 +1,15 @@
 // The web front end of the Standups app: the configuration of AppSupport's
-// generic web host. Each browser session runs `AppFeature` (its own
+// generic web host. Each browser session runs `Main` (its own
 // navigation) with the ports the injector built; the stand-ups are shared
 // by every session and with the terminal app through the store. Everything
 // a page shows and every intent its forms are bound to comes from the
 // features' web views. No feature logic here.
 
-import AppFeature
 import Devices
 import Foundation
 import Oak
 import StandupsIntents
+import StandupsMain
 import StandupsWebViews
 import WebHost
 import WebUI
@@ -21,7 +21,7 @@ import WebUI
 /// ```
 public struct StandupsWeb: WebApplication {
     /// The features' ports, shared by every session.
-    public let environment: AppFeature.Env
+    public let environment: Main.Env
     /// The meetings' microphones: what the viewers' browsers send, heard
     /// by the meetings' recognisers (the injector gives both the same).
     public let microphones: RemoteMicrophones
@@ -33,7 +33,7 @@ public struct StandupsWeb: WebApplication {
     /// browsers through `microphones`, run where `homes` says (here, by
     /// default).
     public init(
-        env: AppFeature.Env, microphones: RemoteMicrophones = RemoteMicrophones(), homes: MeetingHomes = .here
+        env: Main.Env, microphones: RemoteMicrophones = RemoteMicrophones(), homes: MeetingHomes = .here
     ) {
         environment = env
         self.microphones = microphones
@@ -44,16 +44,16 @@ public struct StandupsWeb: WebApplication {
     public var name: String { "Oak Standups" }
 
     /// The app before it starts.
-    public func initialState() -> AppFeature.State { AppFeature.State() }
+    public func initialState() -> Main.State { Main.State() }
 
     /// Loads the stand-ups.
-    public func start(_ proxy: AppFeature.Proxy) async {
+    public func start(_ proxy: Main.Proxy) async {
         await proxy.send(.start)
     }
 
     /// Loads the stand-ups, then opens the screen `path` names
     /// (``place(at:)``).
-    public func start(_ proxy: AppFeature.Proxy, at path: String) async {
+    public func start(_ proxy: Main.Proxy, at path: String) async {
         await proxy.send(.start)
         if let place = Self.place(at: path), place != .list { await proxy.send(.openPlace(place)) }
     }
@@ -62,10 +62,10 @@ public struct StandupsWeb: WebApplication {
     public func opens(_ path: String) -> Bool { Self.place(at: path) != nil }
 
     /// The address of the screen on top.
-    public func path(of state: AppFeature.State) -> String { Self.path(of: state.place) }
+    public func path(of state: Main.State) -> String { Self.path(of: state.place) }
 
     /// `/`, `/standups/ID`, `/standups/ID/meeting`.
-    public static func path(of place: AppFeature.Place) -> String {
+    public static func path(of place: Main.Place) -> String {
         switch place {
         case .list: "/"
         case .standup(let id): "/standups/\(id.uuidString.lowercased())"
@@ -74,7 +74,7 @@ public struct StandupsWeb: WebApplication {
     }
 
     /// The place `path` names, if it names one (``path(of:)``).
-    public static func place(at path: String) -> AppFeature.Place? {
+    public static func place(at path: String) -> Main.Place? {
         if path == "/" { return .list }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3 || parts.count == 4, parts[0].isEmpty, parts[1] == "standups",
@@ -85,19 +85,19 @@ public struct StandupsWeb: WebApplication {
     }
 
     /// The stand-ups are loaded (or loading them failed).
-    public func isSettled(_ state: AppFeature.State) -> Bool {
-        StandupsWebView.isSettled(state)
+    public func isSettled(_ state: Main.State) -> Bool {
+        MainWebView.isSettled(state)
     }
 
     /// The screen on top.
-    public func title(of state: AppFeature.State) -> String {
-        StandupsWebView.title(state)
+    public func title(of state: Main.State) -> String {
+        MainWebView.title(state)
     }
 
     /// The screen on top, by the features' web views, its forms bound to
     /// the intents of the model of `state`.
-    public func content(of state: AppFeature.State, session: WebSessionContext<AppFeature>) -> HTML {
-        StandupsWebView.content(
+    public func content(of state: Main.State, session: WebSessionContext<Main>) -> HTML {
+        MainWebView.content(
             state, intents: StandupsIntents(for: state, proxy: session.proxy, current: session.current),
             context: session.forms)
     }
@@ -106,8 +106,8 @@ public struct StandupsWeb: WebApplication {
     /// in the process its meetings run in: this one, once it has claimed
     /// them, or the one that holds them, where the browser is sent (a
     /// meeting runs in exactly one process).
-    public func redirect(for form: WebForm, in state: AppFeature.State) async -> String? {
-        guard form.intent == StandupsWebView.startKey || form.intent == StandupsWebView.continueKey,
+    public func redirect(for form: WebForm, in state: Main.State) async -> String? {
+        guard form.intent == MainWebView.startKey || form.intent == MainWebView.continueKey,
             case .detail(let detail)? = state.top
         else { return nil }
         switch await homes.claim(detail.state.standup.id) {
@@ -128,9 +128,9 @@ public struct StandupsWeb: WebApplication {
     /// audio the recogniser hears) until they turn it off or leave; others
     /// are refused with the reason. Frames are 16 kHz mono 16-bit PCM.
     public func openStream(
-        _ name: String, in state: AppFeature.State, session: WebSessionContext<AppFeature>
+        _ name: String, in state: Main.State, session: WebSessionContext<Main>
     ) -> WebStreamOpening {
-        guard name == StandupsWebView.microphoneStream, case .meeting(let room)? = state.top,
+        guard name == MainWebView.microphoneStream, case .meeting(let room)? = state.top,
             case let meeting = room.state, meeting.recognition == .listening, meeting.ending == nil
         else { return .failure(.unavailable("Nothing is being recorded on this page.")) }
         let floor: MicrophoneFloor
@@ -162,5 +162,5 @@ public struct StandupsWeb: WebApplication {
     }
 
     /// The themes' colours and the screens' rules.
-    public var style: String { StandupsWebView.style }
+    public var style: String { MainWebView.style }
 }

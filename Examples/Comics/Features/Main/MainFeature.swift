@@ -9,7 +9,8 @@ import ComicsFeature
 import FavouritesFeature
 import Oak
 
-/// The Main transducer.
+/// The app's root: which scene is shown (comics or favourites), help, the
+/// go-to prompt and quitting; Comics and Favourites run as its children.
 public enum Main: EffectTransducer {
     /// The scenes.
     public enum Scene: Equatable, Hashable, Sendable {

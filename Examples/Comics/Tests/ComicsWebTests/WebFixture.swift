@@ -3,12 +3,12 @@
 // them; and what a test browser needs to know of the Comics pages.
 
 import ComicsFeature
+import ComicsMain
 import ComicsWeb
 import FavouritesFeature
 import FixtureServer
 import Foundation
 import Logging
-import MainFeature
 import Persistence
 import Services
 import WebHost

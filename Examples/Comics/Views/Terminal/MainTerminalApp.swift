@@ -5,8 +5,8 @@
 // state the previous one led to.
 
 import ComicsFeature
+import ComicsMain
 import FavouritesFeature
-import MainFeature
 import Oak
 import TerminalUI
 

@@ -4,8 +4,8 @@
 // nothing.
 
 import ComicsFeature
+import ComicsMain
 import FavouritesFeature
-import MainFeature
 import Oak
 import TerminalUI
 

@@ -6,10 +6,10 @@
 // does nothing. No feature logic here, and no table from names to intents.
 
 import ComicsFeature
+import ComicsMain
 import Common
 import FavouritesFeature
 import Foundation
-import MainFeature
 import Oak
 import WebUI
 

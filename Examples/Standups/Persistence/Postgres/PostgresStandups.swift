@@ -22,7 +22,7 @@ import StandupsProvider
 /// ```swift
 /// let database = try await PostgresAppDatabase.open(location, logger: logger)
 /// let store = try await PostgresStandups.open(database)
-/// let env = AppFeature.Env(standups: .postgres(store), …)
+/// let env = Main.Env(standups: .postgres(store), …)
 /// ```
 public final class PostgresStandups: PostgresAdapter {
     /// The channel every committed batch is announced on.

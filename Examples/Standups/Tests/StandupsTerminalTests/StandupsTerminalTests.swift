@@ -2,7 +2,6 @@
 // hosts it, each key handed to the screen drawn for the state the previous
 // key led to, the screens read as plain text.
 
-import AppFeature
 import Devices
 import Foundation
 import Models
@@ -12,6 +11,7 @@ import Observation
 import RecordMeeting
 import StandupDetail
 import StandupsIntents
+import StandupsMain
 import StandupsProvider
 import StandupsTerminal
 import TerminalUI
@@ -23,7 +23,7 @@ struct StandupsTerminalTests {
     /// The app, hosted on the main actor with mock ports.
     @MainActor
     final class App {
-        let host: ObservableTransducer<AppFeature>
+        let host: ObservableTransducer<Main>
         let store: MockStandupsStore
         let speech: SpeechClient
         private var ids = 0
@@ -31,12 +31,12 @@ struct StandupsTerminalTests {
         init(_ standups: [Standup] = [], speech: SpeechClient = .unavailable(.restricted)) async {
             store = MockStandupsStore(standups)
             self.speech = speech
-            let env = AppFeature.Env(
+            let env = Main.Env(
                 standups: .mock(store), detail: StandupDetail.Env(speech: speech),
                 meeting: RecordMeeting.Env(
                     clock: ContinuousClock(), speech: speech, sound: .silent, now: { Date(timeIntervalSince1970: 0) },
                     uuid: { UUID() }))
-            host = ObservableTransducer(initialState: AppFeature.State(), env: env)
+            host = ObservableTransducer(initialState: Main.State(), env: env)
             await host.proxy.send(.start)
             await host.wait { $0.data.phase == .loaded }
         }
@@ -46,7 +46,7 @@ struct StandupsTerminalTests {
             ids += 1
             let base = ids * 100
             var next = 0
-            return StandupsTerminalView.screen(
+            return MainTerminalView.screen(
                 host.state, intents: StandupsIntents(for: host.state, proxy: host.proxy) { [host] in host.state },
                 width: 80, height: 24,
                 newID: {

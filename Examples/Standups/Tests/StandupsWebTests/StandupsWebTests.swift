@@ -3,7 +3,6 @@
 // the page's script drives it (intents posted, pages pushed on /events).
 // Every wait reads the pushed pages; nothing sleeps.
 
-import AppFeature
 import Clocks
 import Devices
 import Foundation
@@ -13,6 +12,7 @@ import Models
 import Oak
 import RecordMeeting
 import StandupDetail
+import StandupsMain
 import StandupsProvider
 import StandupsStore
 import StandupsWeb
@@ -25,7 +25,7 @@ struct StandupsWebTests {
     /// The web host over a store in a fresh directory.
     struct Fixture {
         let host: WebHost<StandupsWeb>
-        let env: AppFeature.Env
+        let env: Main.Env
         let directory: URL
 
         /// A host whose meetings are not recorded; or, with `microphones`,
@@ -47,7 +47,7 @@ struct StandupsWebTests {
                     ? .counting { microphones.audio(of: standupID) }
                     : .live(microphones: microphones, meeting: standupID)
             }
-            let env = AppFeature.Env(
+            let env = Main.Env(
                 standups: .live(store), detail: StandupDetail.Env(speech: speech(UUID())),
                 meetings: { standupID in
                     RecordMeeting.Env(

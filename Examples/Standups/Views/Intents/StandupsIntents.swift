@@ -5,14 +5,14 @@
 // opened or closed), so a key typed ahead never acts on a screen it was
 // not meant for.
 
-import AppFeature
 import Foundation
 import Models
 import Oak
 import RecordMeeting
 import StandupDetail
+import StandupsMain
 
-extension AppFeature {
+extension Main {
     /// The part of the app's state that decides which of its intents are
     /// valid: the screen on top, whether the list's sheet is open, and
     /// whether the app is quitting.
@@ -68,7 +68,7 @@ extension RecordMeeting {
 /// The intents a view of one state of the app offers.
 public struct StandupsIntents {
     /// The root's own intents.
-    public var app: Intents<AppFeature, AppFeature.Scope>
+    public var app: Intents<Main, Main.Scope>
     /// The intents of the stand-up's screen on top, if that is on top.
     public var detail: Intents<StandupDetail, StandupDetail.Scope>?
     /// The intents of the meeting on top, while it runs.
@@ -77,8 +77,8 @@ public struct StandupsIntents {
     /// The intents of a view of `state`, sent through `proxy` (the root's)
     /// and the handles of the screen on top; each checks itself against
     /// the state `current` reads, the latest the run reported.
-    public init(for state: AppFeature.State, proxy: AppFeature.Proxy, current: @escaping () -> AppFeature.State) {
-        app = Intents(for: state, proxy: proxy, scope: AppFeature.scope(of:), current: current)
+    public init(for state: Main.State, proxy: Main.Proxy, current: @escaping () -> Main.State) {
+        app = Intents(for: state, proxy: proxy, scope: Main.scope(of:), current: current)
         switch state.top {
         case .detail(let child):
             self.detail = Intents(for: child, scope: StandupDetail.scope(of:))

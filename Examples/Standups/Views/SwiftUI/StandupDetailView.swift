@@ -4,7 +4,7 @@
 // or unavailable). Every control sends an intent of the screen's run.
 
 #if canImport(SwiftUI)
-import AppFeature
+import StandupsMain
 import Models
 import Oak
 import StandupDetail
@@ -21,7 +21,7 @@ public struct StandupDetailView: View {
     /// What an edit of the stand-up met elsewhere (said above the rest).
     public let conflicts: [StandupConflict]
     /// The app's intents ("Use theirs", OK), while the screen is on top.
-    public let app: Intents<AppFeature, AppFeature.Scope>?
+    public let app: Intents<Main, Main.Scope>?
     /// Whether the stand-up's meeting runs now (Start joins it).
     public let isMeetingRunning: Bool
 
@@ -29,7 +29,7 @@ public struct StandupDetailView: View {
     /// answered through `app`.
     public init(
         _ detail: StandupDetail.State, intents: Intents<StandupDetail, StandupDetail.Scope>?,
-        conflicts: [StandupConflict] = [], app: Intents<AppFeature, AppFeature.Scope>? = nil,
+        conflicts: [StandupConflict] = [], app: Intents<Main, Main.Scope>? = nil,
         isMeetingRunning: Bool = false
     ) {
         self.detail = detail

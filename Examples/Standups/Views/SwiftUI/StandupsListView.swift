@@ -4,7 +4,7 @@
 // or with the samples).
 
 #if canImport(SwiftUI)
-import AppFeature
+import StandupsMain
 import Foundation
 import Models
 import Oak
@@ -14,12 +14,12 @@ import SwiftUI
 /// The list of stand-ups, the bottom of the app's stack.
 public struct StandupsListView: View {
     /// The app's state drawn.
-    public let state: AppFeature.State
+    public let state: Main.State
     /// The root's intents for that state.
-    public let intents: Intents<AppFeature, AppFeature.Scope>
+    public let intents: Intents<Main, Main.Scope>
 
     /// A view of the list in `state`, acting through `intents`.
-    public init(_ state: AppFeature.State, intents: Intents<AppFeature, AppFeature.Scope>) {
+    public init(_ state: Main.State, intents: Intents<Main, Main.Scope>) {
         self.state = state
         self.intents = intents
     }

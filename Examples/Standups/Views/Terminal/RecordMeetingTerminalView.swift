@@ -1,7 +1,6 @@
 // A meeting in a terminal: the speaker, the time, the segments, and the
 // keys that pass the turn and end it.
 
-import AppFeature
 import Common
 import Components
 import Foundation
@@ -12,10 +11,11 @@ import StandupDetail
 import StandupForm
 import StandupsIntents
 import StandupsList
+import StandupsMain
 import StandupsProvider
 import TerminalUI
 
-extension StandupsTerminalView {
+extension MainTerminalView {
     static func renderMeeting(
         _ meeting: RecordMeeting.State, intents: Intents<RecordMeeting, RecordMeeting.Scope>?,
         on canvas: inout Canvas

@@ -1,7 +1,6 @@
 // A stand-up in a terminal: its attendees and past meetings, and the
 // keys that start a meeting, edit and delete.
 
-import AppFeature
 import Common
 import Components
 import Foundation
@@ -12,10 +11,11 @@ import StandupDetail
 import StandupForm
 import StandupsIntents
 import StandupsList
+import StandupsMain
 import StandupsProvider
 import TerminalUI
 
-extension StandupsTerminalView {
+extension MainTerminalView {
     static func renderDetail(
         _ detail: StandupDetail.State, isMeetingRunning: Bool = false,
         intents: Intents<StandupDetail, StandupDetail.Scope>,

@@ -1,7 +1,6 @@
 // A stand-up's form in a terminal (adding or editing): its fields as
 // text fields, and the keys that move between them and finish.
 
-import AppFeature
 import Common
 import Components
 import Foundation
@@ -12,10 +11,11 @@ import StandupDetail
 import StandupForm
 import StandupsIntents
 import StandupsList
+import StandupsMain
 import StandupsProvider
 import TerminalUI
 
-extension StandupsTerminalView {
+extension MainTerminalView {
     /// Draws the form; returns the focused text field's input, if a text
     /// field has the focus.
     static func renderForm<Event>(

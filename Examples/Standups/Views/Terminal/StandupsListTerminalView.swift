@@ -1,7 +1,6 @@
 // The list of stand-ups in a terminal: a card each, the selection, and
 // the keys that add, open and remove.
 
-import AppFeature
 import Common
 import Components
 import Foundation
@@ -12,12 +11,13 @@ import StandupDetail
 import StandupForm
 import StandupsIntents
 import StandupsList
+import StandupsMain
 import StandupsProvider
 import TerminalUI
 
-extension StandupsTerminalView {
+extension MainTerminalView {
     static func renderList(
-        _ state: AppFeature.State, app: Intents<AppFeature, AppFeature.Scope>, newID: @escaping () -> UUID,
+        _ state: Main.State, app: Intents<Main, Main.Scope>, newID: @escaping () -> UUID,
         on canvas: inout Canvas
     ) -> [KeyBinding] {
         var bindings: [KeyBinding] = []

@@ -1,7 +1,6 @@
 // A meeting in a page: the ring with one arc per speaker, the speaker's
 // name, the time, and the buttons that pass the turn and end it.
 
-import AppFeature
 import Foundation
 import Models
 import Oak
@@ -10,10 +9,11 @@ import StandupDetail
 import StandupForm
 import StandupsIntents
 import StandupsList
+import StandupsMain
 import StandupsProvider
 import WebUI
 
-extension StandupsWebView {
+extension MainWebView {
     /// The name of the stream a meeting page sends its microphone to.
     public static let microphoneStream = "microphone"
 

@@ -1,7 +1,6 @@
 // A stand-up in a page: its attendees and past meetings, a meeting
 // running elsewhere, changes made meanwhile, and a past meeting.
 
-import AppFeature
 import Foundation
 import Models
 import Oak
@@ -10,10 +9,11 @@ import StandupDetail
 import StandupForm
 import StandupsIntents
 import StandupsList
+import StandupsMain
 import StandupsProvider
 import WebUI
 
-extension StandupsWebView {
+extension MainWebView {
     /// Where the stand-up's meeting runs, when another process runs it: a
     /// link to that server, or the words of a terminal app's claim.
     static func elsewhere(_ address: String) -> HTML {
@@ -32,7 +32,7 @@ extension StandupsWebView {
     /// What an edit of `standup` met elsewhere, and the way to put the
     /// other values back.
     static func conflicts(
-        _ standup: Standup, _ conflicts: [StandupConflict], app: Intents<AppFeature, AppFeature.Scope>,
+        _ standup: Standup, _ conflicts: [StandupConflict], app: Intents<Main, Main.Scope>,
         context: WebContext
     ) -> HTML {
         let sentences = conflicts.map { HTML("<li>\($0.sentence(in: standup))</li>") }

@@ -1,7 +1,6 @@
 // A stand-up's form in a page (adding or editing): one form whose fields
 // arrive as one intent, and how the posted fields are read back.
 
-import AppFeature
 import Foundation
 import Models
 import Oak
@@ -10,10 +9,11 @@ import StandupDetail
 import StandupForm
 import StandupsIntents
 import StandupsList
+import StandupsMain
 import StandupsProvider
 import WebUI
 
-extension StandupsWebView {
+extension MainWebView {
     /// The stand-up's form: its buttons send what was typed as one event
     /// (`send`), then their own intent (`done`, `cancel`, adding or removing
     /// an attendee).

@@ -1,7 +1,6 @@
 // The list of stand-ups in a page: a card each, with its length and
 // attendees, and the form that adds one.
 
-import AppFeature
 import Foundation
 import Models
 import Oak
@@ -10,12 +9,13 @@ import StandupDetail
 import StandupForm
 import StandupsIntents
 import StandupsList
+import StandupsMain
 import StandupsProvider
 import WebUI
 
-extension StandupsWebView {
+extension MainWebView {
     static func list(
-        _ state: AppFeature.State, app: Intents<AppFeature, AppFeature.Scope>, newID: @escaping () -> UUID,
+        _ state: Main.State, app: Intents<Main, Main.Scope>, newID: @escaping () -> UUID,
         context: WebContext
     ) -> HTML {
         switch state.data.phase {

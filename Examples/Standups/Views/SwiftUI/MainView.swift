@@ -5,13 +5,13 @@
 // through the host, those of the screen on top through its run's handle.
 
 #if canImport(SwiftUI)
-import AppFeature
+import StandupsMain
 import Foundation
 import Oak
 import StandupsIntents
 import SwiftUI
 
-/// Shows the app hosted by an `ObservableTransducer<AppFeature>`: the list
+/// Shows the app hosted by an `ObservableTransducer<Main>`: the list
 /// of stand-ups under a navigation stack of the app's screens. It starts
 /// the app (loads the stand-ups) when it appears.
 ///
@@ -21,19 +21,19 @@ import SwiftUI
 /// ```swift
 /// @main
 /// struct StandupsApp: App {
-///     @State private var app = ObservableTransducer<AppFeature>(initialState: AppFeature.State(), env: .live)
+///     @State private var app = ObservableTransducer<Main>(initialState: Main.State(), env: .live)
 ///
 ///     var body: some Scene {
-///         WindowGroup { StandupsAppView(app) }
+///         WindowGroup { MainView(app) }
 ///     }
 /// }
 /// ```
-public struct StandupsAppView: View {
+public struct MainView: View {
     /// The host of the app's run.
-    public let host: ObservableTransducer<AppFeature>
+    public let host: ObservableTransducer<Main>
 
     /// A view of the run that `host` hosts.
-    public init(_ host: ObservableTransducer<AppFeature>) {
+    public init(_ host: ObservableTransducer<Main>) {
         self.host = host
     }
 
@@ -63,7 +63,7 @@ public struct StandupsAppView: View {
 
     /// The stack as the ids of its screens; SwiftUI's Back (the button, the
     /// swipe, the back menu) sends `back` once for each screen it removes.
-    private func path(_ state: AppFeature.State, back: Intent<AppFeature.Event>) -> Binding<[UUID]> {
+    private func path(_ state: Main.State, back: Intent<Main.Event>) -> Binding<[UUID]> {
         let ids = state.path.map(\.id)
         return Binding(
             get: { @MainActor in ids },
@@ -76,7 +76,7 @@ public struct StandupsAppView: View {
 /// One screen of the stack, found by its id in the host's latest state, with
 /// the intents of that state when it is on top.
 struct StandupsScreenView: View {
-    let host: ObservableTransducer<AppFeature>
+    let host: ObservableTransducer<Main>
     let id: UUID
 
     var body: some View {

@@ -3,9 +3,9 @@
 // key performs the intent it is bound to on the page of the current state
 // (or nothing, when that page offers none).
 
+import ComicsMain
 import ComicsWebViews
 import Foundation
-import MainFeature
 import Oak
 import OakTesting
 import Testing

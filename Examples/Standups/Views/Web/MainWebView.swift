@@ -6,7 +6,6 @@
 // nothing. No feature logic here, no table of names: intents bound as
 // values, and text escaped on its way into the page.
 
-import AppFeature
 import Foundation
 import Models
 import Oak
@@ -15,13 +14,14 @@ import StandupDetail
 import StandupForm
 import StandupsIntents
 import StandupsList
+import StandupsMain
 import StandupsProvider
 import WebUI
 
 /// Renders the app as HTML, its forms bound to the intents they perform.
-public enum StandupsWebView {
+public enum MainWebView {
     /// The page's title for `state`.
-    public static func title(_ state: AppFeature.State) -> String {
+    public static func title(_ state: Main.State) -> String {
         switch state.top {
         case nil: state.list.adding == nil ? "Oak Standups" : "New stand-up · Oak Standups"
         case .detail(let child): "\(name(child.state.standup)) · Oak Standups"
@@ -32,7 +32,7 @@ public enum StandupsWebView {
 
     /// Whether `state` is worth a session's first page: the stand-ups are
     /// loaded, or loading them failed.
-    public static func isSettled(_ state: AppFeature.State) -> Bool {
+    public static func isSettled(_ state: Main.State) -> Bool {
         switch state.data.phase {
         case .loaded: state.opening == nil && !state.isOpeningMeeting
         case .failed: true
@@ -44,7 +44,7 @@ public enum StandupsWebView {
     /// the intents of `intents` (the model of `state`). `newID` makes the
     /// identifiers of what the user adds, when a form is posted.
     public static func content(
-        _ state: AppFeature.State, intents: StandupsIntents, context: WebContext,
+        _ state: Main.State, intents: StandupsIntents, context: WebContext,
         newID: @escaping () -> UUID = UUID.init
     ) -> HTML {
         let app = intents.app

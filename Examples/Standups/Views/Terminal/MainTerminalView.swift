@@ -4,7 +4,6 @@
 // an intent made for the state drawn: a key that makes no sense now does
 // nothing.
 
-import AppFeature
 import Common
 import Components
 import Foundation
@@ -15,17 +14,18 @@ import StandupDetail
 import StandupForm
 import StandupsIntents
 import StandupsList
+import StandupsMain
 import StandupsProvider
 import TerminalUI
 
 /// Draws the app and maps keys to intents.
 @MainActor
-public enum StandupsTerminalView {
+public enum MainTerminalView {
     /// The screen of `state` hosted by `host`, in `context`;
     /// `speechUnavailable` says what keeps speech from being recognised
     /// here, if something does.
     public static func screen(
-        _ state: AppFeature.State, host: ObservableTransducer<AppFeature>, context: ScreenContext,
+        _ state: Main.State, host: ObservableTransducer<Main>, context: ScreenContext,
         speechUnavailable: String? = nil
     ) -> Screen {
         screen(
@@ -37,7 +37,7 @@ public enum StandupsTerminalView {
     /// keys valid there; `newID` makes the identifiers of stand-ups and
     /// attendees the user adds.
     public static func screen(
-        _ state: AppFeature.State, intents: StandupsIntents, width: Int, height: Int,
+        _ state: Main.State, intents: StandupsIntents, width: Int, height: Int,
         newID: @escaping () -> UUID, speechUnavailable: String? = nil
     ) -> Screen {
         var canvas = Canvas(width: width, height: height)
@@ -142,7 +142,7 @@ public enum StandupsTerminalView {
     }
 
     /// Whether the screen on top asks a question.
-    static func isAsking(_ state: AppFeature.State) -> Bool {
+    static func isAsking(_ state: Main.State) -> Bool {
         switch state.top {
         case .detail(let child): if case .question = child.state.destination { true } else { false }
         case .meeting(let room): room.state.question != nil
@@ -161,7 +161,7 @@ public enum StandupsTerminalView {
 
     /// A failed write, with the key that tries again.
     static func renderSaving(
-        _ state: AppFeature.State, app: Intents<AppFeature, AppFeature.Scope>, bindings: inout [KeyBinding],
+        _ state: Main.State, app: Intents<Main, Main.Scope>, bindings: inout [KeyBinding],
         on canvas: inout Canvas
     ) {
         guard let failure = state.data.failure, state.data.phase == .loaded else { return }

@@ -7,7 +7,6 @@
 // meeting rooms; a step ends once the provider and the meeting's room have
 // taken what was sent and the root has followed them (`isAtRest`).
 
-import AppFeature
 import Clocks
 import Foundation
 import Models
@@ -15,12 +14,13 @@ import Oak
 import OakTesting
 import RecordMeeting
 import StandupDetail
+import StandupsMain
 import StandupsProvider
 import Testing
 
 @Suite("The root, every transition", .timeLimit(.minutes(4)))
 @MainActor
-struct AppFeatureGraphTests {
+struct MainGraphTests {
     static let past = Meeting(id: UUID(number: 0xAE), date: Date(timeIntervalSince1970: 0), transcript: "Hi")
     static let daily = Standup(
         id: UUID(number: 0xDA), title: "Daily", attendees: [Attendee(id: UUID(number: 0xDB), name: "Ada")],
@@ -37,20 +37,20 @@ struct AppFeatureGraphTests {
     static let placeholder = UUID(number: 0xF00)
 
     /// The stand-up's screen on top asking `request` of the root.
-    static func detail(_ request: StandupDetail.Request) -> AppFeature.Event {
+    static func detail(_ request: StandupDetail.Request) -> Main.Event {
         var state = StandupDetail.State(standup: daily)
         state.request = request
         return .detail(placeholder, state)
     }
 
     /// The meeting on top ending as `ending`.
-    static func meeting(_ ending: RecordMeeting.Ending) -> AppFeature.Event {
+    static func meeting(_ ending: RecordMeeting.Ending) -> Main.Event {
         var state = RecordMeeting.State(standup: daily, isRecording: false)
         state.ending = ending
         return .meeting(placeholder, state)
     }
 
-    static let events: [AppFeature.Event] = [
+    static let events: [Main.Event] = [
         .start, .openPlace(.standup(daily.id)), .openPlace(.meeting(of: daily.id)),
         .list(.add(UUID(number: 0x7E), attendee: UUID(number: 0x7F))), .list(.form(.setTitle("Retro"))),
         .list(.confirmAdd), .list(.dismissAdd), .open(daily.id), .back,
@@ -63,7 +63,7 @@ struct AppFeatureGraphTests {
     /// The sample `event` as sent in `state`: a placeholder gets the id of
     /// the screen on top, and the screen's state now, with the request or
     /// the ending of the sample.
-    static func resolve(_ state: AppFeature.State, _ event: AppFeature.Event) -> AppFeature.Event {
+    static func resolve(_ state: Main.State, _ event: Main.Event) -> Main.Event {
         switch (event, state.top) {
         case (.detail(placeholder, let sample), .detail(let child)?):
             var detail = child.state
@@ -91,11 +91,11 @@ struct AppFeatureGraphTests {
         var saved: Bool
         var attached: Bool
         var elsewhere: Bool
-        var opening: AppFeature.Place?
+        var opening: Main.Place?
         var quitting: Bool
         var quit: Bool
 
-        init(_ state: AppFeature.State) {
+        init(_ state: Main.State) {
             screens = state.path.map { screen in
                 switch screen {
                 case .detail: "stand-up"
@@ -129,7 +129,7 @@ struct AppFeatureGraphTests {
         }
     }
 
-    static func name(_ event: AppFeature.Event) -> String {
+    static func name(_ event: Main.Event) -> String {
         switch event {
         case .start: "start"
         case .attached: "attached"
@@ -177,7 +177,7 @@ struct AppFeatureGraphTests {
     /// stand-ups loaded, the meeting asked for joined, the provider and the
     /// meeting's room have taken what was sent, and the root has followed
     /// their states.
-    static func isAtRest(_ state: AppFeature.State) -> Bool {
+    static func isAtRest(_ state: Main.State) -> Bool {
         guard !state.isStarting, !state.isJoiningMeeting, !state.isOpeningMeeting else { return false }
         if let provider = state.provider {
             // Loading, which the provider's run starts in a task of its
@@ -191,7 +191,7 @@ struct AppFeatureGraphTests {
         }
     }
 
-    static func children(_ state: AppFeature.State) -> [any ExploredChild] {
+    static func children(_ state: Main.State) -> [any ExploredChild] {
         state.path.compactMap { screen in
             if case .detail(let child) = screen { child } else { nil }
         }
@@ -200,7 +200,7 @@ struct AppFeatureGraphTests {
     @Test(arguments: ["working", "away"])
     func everyTransitionIsTaken(store: String) async {
         let graph = await StateGraph.explore(
-            AppFeature.self, from: AppFeature.State(), events: Self.events,
+            Main.self, from: Main.State(), events: Self.events,
             env: {
                 let away = StoreFailure(summary: "The database is away.", detail: "The database is away.")
                 let contents = MockStandupsStore(

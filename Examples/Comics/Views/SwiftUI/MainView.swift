@@ -6,7 +6,7 @@
 #if canImport(SwiftUI)
 import ComicsFeature
 import FavouritesFeature
-import MainFeature
+import ComicsMain
 import Oak
 import SwiftUI
 

@@ -4,7 +4,7 @@
 // transition of Main found and taken again by the runtime. The children's
 // own transitions are covered by their graph tests.
 
-import MainFeature
+import ComicsMain
 import Oak
 import OakTesting
 import Testing

@@ -3,9 +3,9 @@
 // is typed in a prompt mode, and a favourite opens in the Comics scene.
 
 import ComicsFeature
+import ComicsMain
 import ComicsTerminal
 import FavouritesFeature
-import MainFeature
 import Oak
 import OakTesting
 import Observation

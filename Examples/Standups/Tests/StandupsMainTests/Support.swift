@@ -1,4 +1,3 @@
-import AppFeature
 import Clocks
 import Devices
 import Foundation
@@ -7,6 +6,7 @@ import Oak
 import OakTesting
 import RecordMeeting
 import StandupDetail
+import StandupsMain
 import StandupsProvider
 import StandupsTestSupport
 import Testing
@@ -14,15 +14,15 @@ import Testing
 /// The app under test: the root, run by OakTesting's tester on the main
 /// actor, checked non-exhaustively (the tests wait for conditions of the
 /// state and of its children's states).
-typealias App = TransducerTester<AppFeature>
+typealias App = TransducerTester<Main>
 
-extension TransducerTester where T == AppFeature {
+extension TransducerTester where T == Main {
     /// Sends `event` to the stand-up's screen on top and waits until
     /// `condition` holds.
     func detail(
         _ event: StandupDetail.Event, isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-        line: UInt = #line, column: UInt = #column, until condition: @escaping (AppFeature.State) -> Bool
+        line: UInt = #line, column: UInt = #column, until condition: @escaping (Main.State) -> Bool
     ) async throws {
         guard case .detail(let child) = state.top else {
             Issue.record("No stand-up's screen on top: \(String(describing: state.top))")
@@ -38,7 +38,7 @@ extension TransducerTester where T == AppFeature {
     func meeting(
         _ event: RecordMeeting.Event, isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-        line: UInt = #line, column: UInt = #column, until condition: @escaping (AppFeature.State) -> Bool
+        line: UInt = #line, column: UInt = #column, until condition: @escaping (Main.State) -> Bool
     ) async throws {
         guard case .meeting(let child) = state.top else {
             Issue.record("No meeting on top: \(String(describing: state.top))")
@@ -50,7 +50,7 @@ extension TransducerTester where T == AppFeature {
     }
 }
 
-extension AppFeature.State {
+extension Main.State {
     /// The meeting on top, if any.
     var meeting: RecordMeeting.State? {
         if case .meeting(let room) = top { room.state } else { nil }
@@ -62,8 +62,8 @@ extension AppFeature.State {
 func appEnv(
     _ store: MockStandupsStore, speech: SpeechClient = .unavailable(.denied), clock: WatchedClock = WatchedClock(),
     sounds: SoundLog = SoundLog(), standups: StandupsProvider.Dependencies? = nil
-) -> AppFeature.Env {
-    AppFeature.Env(
+) -> Main.Env {
+    Main.Env(
         standups: standups ?? .mock(store), detail: StandupDetail.Env(speech: speech),
         meeting: RecordMeeting.Env(
             clock: clock, speech: speech, sound: .mock(sounds), now: { Date(timeIntervalSince1970: 1_234_567_890) },

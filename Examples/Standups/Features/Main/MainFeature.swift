@@ -18,8 +18,9 @@ import StandupDetail
 import StandupsList
 import StandupsProvider
 
-/// The AppFeature transducer.
-public enum AppFeature: EffectTransducer {
+/// The app's root: one stack of screens over the list, the process's
+/// stand-ups shown from their one copy, and quitting once all is saved.
+public enum Main: EffectTransducer {
     /// A screen pushed over the list.
     public enum Screen: Equatable, Hashable, Sendable, Identifiable {
         /// A stand-up's screen: its run, whose state (`child.state`, the

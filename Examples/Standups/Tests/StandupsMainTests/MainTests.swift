@@ -2,7 +2,6 @@
 // comments), navigation as one stack, and quitting after every change is
 // durable.
 
-import AppFeature
 import Clocks
 import Devices
 import Foundation
@@ -12,6 +11,7 @@ import OakTesting
 import RecordMeeting
 import StandupDetail
 import StandupForm
+import StandupsMain
 import StandupsProvider
 import StandupsTestSupport
 import Synchronization
@@ -19,9 +19,9 @@ import Testing
 
 @Suite("The app", .timeLimit(.minutes(1)))
 @MainActor
-struct AppFeatureTests {
-    func started(_ store: MockStandupsStore, env: AppFeature.Env? = nil) async throws -> App {
-        let app = App(AppFeature.self, initialState: AppFeature.State(), env: env ?? appEnv(store), exhaustivity: .off)
+struct MainTests {
+    func started(_ store: MockStandupsStore, env: Main.Env? = nil) async throws -> App {
+        let app = App(Main.self, initialState: Main.State(), env: env ?? appEnv(store), exhaustivity: .off)
         await app.send(.start) { $0.data.phase == .loaded }
         return app
     }
@@ -235,7 +235,7 @@ struct AppFeatureTests {
     }
 
     /// The form open on the stand-up's screen on top, if one is.
-    static func form(of state: AppFeature.State) -> StandupForm.State? {
+    static func form(of state: Main.State) -> StandupForm.State? {
         guard case .detail(let child)? = state.top, case .edit(let form) = child.state.destination else { return nil }
         return form
     }
@@ -358,7 +358,7 @@ struct AppFeatureTests {
     @Test func aMeetingThatRunsInAnotherProcessIsSaidAndNotStartedHereToo() async throws {
         let store = MockStandupsStore([threeInSix])
         let elsewhere = "the terminal app on ada.local"
-        let env = AppFeature.Env(
+        let env = Main.Env(
             standups: .mock(store), detail: StandupDetail.Env(speech: .unavailable(.denied)),
             meeting: RecordMeeting.Env(
                 clock: WatchedClock(), speech: .unavailable(.denied), sound: .silent, now: { Date() },
