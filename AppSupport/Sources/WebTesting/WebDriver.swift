@@ -91,8 +91,33 @@ public final class WebDriver: @unchecked Sendable {
             return !ended
         }
         guard isFirst else { return }
-        if group > 1 { kill(-group, SIGKILL) }
+        Self.killGroup(group)
         try? FileManager.default.removeItem(atPath: profile)
+    }
+
+    /// Kills the process group `group` if its leader is still a watchdog
+    /// of this process's. A group that has ended (the watchdog kills it
+    /// when chromedriver dies) leaves its number free, and Foundation
+    /// makes every process it starts the leader of a group of its own: on
+    /// a busy machine (32,768 process numbers) a server a test had just
+    /// started once took the number, and was killed in the middle of its
+    /// test.
+    static func killGroup(_ group: pid_t) {
+        guard group > 1, isWatchdog(group) else { return }
+        kill(-group, SIGKILL)
+    }
+
+    /// Whether process `pid` is a watchdog this process started
+    /// (`sh -c … oak-webdriver DRIVER PID`). Where there is no `/proc`,
+    /// it is taken to be.
+    static func isWatchdog(_ pid: pid_t) -> Bool {
+        #if os(Linux)
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+        let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        return arguments.contains("oak-webdriver") && arguments.last == String(getpid())
+        #else
+        return true
+        #endif
     }
 
     /// Runs chromedriver (`$1`) in the process group of the shell, which
@@ -155,7 +180,7 @@ public final class WebDriver: @unchecked Sendable {
         }
         let profile = "/tmp/oak-chromium-\(UUID().uuidString)"
         guard let port, group > 1 else {
-            if group > 1 { kill(-group, SIGKILL) }
+            killGroup(group)
             process.terminate()
             throw WebDriverError.driverDidNotStart(said)
         }
