@@ -35,8 +35,20 @@ struct WebDriverGroupTests {
 
     @Test func aWatchdogsGroupIsKilled() async throws {
         #if os(Linux)
-        let watchdog = try Self.start(
-            "/bin/sh", ["-c", "sleep 30", "oak-webdriver", "/bin/true", String(getpid())])
+        // As the driver's watchdog does, it says so once it runs (before,
+        // the process is still the test's own fork).
+        let output = Pipe()
+        let watchdog = Process()
+        watchdog.executableURL = URL(fileURLWithPath: "/bin/sh")
+        watchdog.arguments = ["-c", "echo ready; sleep 30", "oak-webdriver", "/bin/true", String(getpid())]
+        watchdog.standardOutput = output
+        try watchdog.run()
+        let said = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: output.fileHandleForReading.availableData)
+            }
+        }
+        #expect(String(decoding: said, as: UTF8.self).hasPrefix("ready"))
         #expect(WebDriver.isWatchdog(watchdog.processIdentifier))
         WebDriver.killGroup(watchdog.processIdentifier)
         await Self.waitUntilExit(watchdog)
