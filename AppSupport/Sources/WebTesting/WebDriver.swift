@@ -99,9 +99,9 @@ public final class WebDriver: @unchecked Sendable {
     /// of this process's. A group that has ended (the watchdog kills it
     /// when chromedriver dies) leaves its number free, and Foundation
     /// makes every process it starts the leader of a group of its own: on
-    /// a busy machine (32,768 process numbers) a server a test had just
-    /// started once took the number, and was killed in the middle of its
-    /// test.
+    /// a busy machine (32,768 process numbers) a server another test has
+    /// just started can hold the number (the likely end of a server that
+    /// vanished in the middle of a CI run).
     static func killGroup(_ group: pid_t) {
         guard group > 1, isWatchdog(group) else { return }
         kill(-group, SIGKILL)
