@@ -193,7 +193,8 @@ let package = Package(
         .testTarget(
             name: "WebHostTests",
             dependencies: [
-                "WebHost", "WebUI", "WebTesting", "ServerSupport", .product(name: "Oak", package: "Oak"),
+                "WebHost", "WebUI", "WebTesting", "TerminalTesting", "ServerSupport",
+                .product(name: "Oak", package: "Oak"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Logging", package: "swift-log"),

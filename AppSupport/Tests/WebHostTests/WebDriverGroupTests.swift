@@ -4,6 +4,7 @@
 // be another test's server by the time a driver is ended.
 
 import Foundation
+import TerminalTesting
 import Testing
 
 @testable import WebTesting
@@ -17,20 +18,15 @@ struct WebDriverGroupTests {
     @Test func aGroupWhoseNumberAnotherProcessTookIsNotKilled() async throws {
         // A process started as a test starts a server: a group leader.
         let input = Pipe()
-        let other = Process()
-        other.executableURL = URL(fileURLWithPath: "/bin/sh")
-        other.arguments = ["-c", "read line; exit 7"]
-        other.standardInput = input
-        try other.run()
-        #expect(getpgid(other.processIdentifier) == other.processIdentifier)
-        #expect(!WebDriver.isWatchdog(other.processIdentifier))
-        WebDriver.killGroup(other.processIdentifier)
+        let other = try await Self.start(["-c", "read line; exit 7"], input: input)
+        #expect(getpgid(other.process.processIdentifier) == other.process.processIdentifier)
+        #expect(!WebDriver.isWatchdog(other.process.processIdentifier))
+        WebDriver.killGroup(other.process.processIdentifier)
         // Alive still, it reads the line and exits with its own status.
         input.fileHandleForWriting.write(Data("go\n".utf8))
-        await Self.waitUntilExit(other)
+        let ending = await other.exit(timeout: .seconds(30))
         #expect(
-            other.terminationReason == .exit && other.terminationStatus == 7,
-            "a process that is not a driver's watchdog was killed")
+            ending.reason == .exit && ending.status == 7, "a process that is not a driver's watchdog was killed")
     }
 
     @Test func aWatchdogsGroupIsKilled() async throws {
@@ -38,44 +34,30 @@ struct WebDriverGroupTests {
         // As the driver's watchdog does, it says so once it runs (before,
         // the process is still the test's own fork).
         let output = Pipe()
-        let watchdog = Process()
-        watchdog.executableURL = URL(fileURLWithPath: "/bin/sh")
-        watchdog.arguments = ["-c", "echo ready; sleep 30", "oak-webdriver", "/bin/true", String(getpid())]
-        watchdog.standardOutput = output
-        try watchdog.run()
-        let said = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: output.fileHandleForReading.availableData)
-            }
-        }
+        let watchdog = try await Self.start(
+            ["-c", "echo ready; sleep 30", "oak-webdriver", "/bin/true", String(getpid())], output: output)
+        let said = output.fileHandleForReading.availableData
         #expect(String(decoding: said, as: UTF8.self).hasPrefix("ready"))
-        #expect(WebDriver.isWatchdog(watchdog.processIdentifier))
-        WebDriver.killGroup(watchdog.processIdentifier)
-        await Self.waitUntilExit(watchdog)
-        #expect(watchdog.terminationReason == .uncaughtSignal && watchdog.terminationStatus == SIGKILL)
+        #expect(WebDriver.isWatchdog(watchdog.process.processIdentifier))
+        WebDriver.killGroup(watchdog.process.processIdentifier)
+        let ending = await watchdog.exit(timeout: .seconds(30))
+        #expect(ending.reason == .uncaughtSignal && ending.status == SIGKILL)
         #endif
     }
 
     @Test func anEndedProcessIsNoWatchdog() async throws {
-        let ended = try Self.start("/bin/true", [])
-        await Self.waitUntilExit(ended)
-        #expect(!WebDriver.isWatchdog(ended.processIdentifier))
+        let ended = try await Self.start(["-c", "exit 0"])
+        _ = await ended.exit(timeout: .seconds(30))
+        #expect(!WebDriver.isWatchdog(ended.process.processIdentifier))
     }
 
-    private static func start(_ path: String, _ arguments: [String]) throws -> Process {
+    /// `/bin/sh` with `arguments`, launched as the tests launch programs.
+    private static func start(_ arguments: [String], input: Pipe? = nil, output: Pipe? = nil) async throws -> Launched {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = arguments
-        try process.run()
-        return process
-    }
-
-    private static func waitUntilExit(_ process: Process) async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
-        }
+        if let input { process.standardInput = input }
+        if let output { process.standardOutput = output }
+        return try await Launched.start(process)
     }
 }
