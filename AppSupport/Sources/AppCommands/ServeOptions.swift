@@ -71,6 +71,12 @@ public struct ServeOptions: ParsableArguments {
         return url.host
     }
 
+    /// Whether the session cookie is sent over HTTPS only: when browsers
+    /// reach the server by an `https` ``publicURL``.
+    public var secureCookies: Bool {
+        publicURL.flatMap { URL(string: $0) }?.scheme == "https"
+    }
+
     /// The sessions' limits these options set.
     public var limits: SessionLimits {
         SessionLimits(maxSessions: maxSessions, idleTimeout: .milliseconds(Int(idleMinutes * 60_000)))
@@ -210,7 +216,8 @@ public struct ServeCommand<App: ServedApp>: AsyncParsableCommand {
             if let publicURL = server.publicURL { services.address.setPublic(publicURL) }
             let web = try await App.web(options, services: &services)
             let host = try await WebHost.start(
-                app: web, port: server.port, limits: server.limits, allowedHosts: server.allowed, logger: logger)
+                app: web, port: server.port, limits: server.limits, allowedHosts: server.allowed,
+                secureCookies: server.secureCookies, logger: logger)
             let line = "\(web.name): \(host.baseURL)/  (Ctrl-C stops)\n"
             // Written at once, not buffered: a script waits for this line.
             services.serving(host) { FileHandle.standardOutput.write(Data(line.utf8)) }

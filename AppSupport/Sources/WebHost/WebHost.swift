@@ -85,6 +85,11 @@ public final class WebHost<App: WebApplication>: Sendable {
     ///   - limits: How many sessions may live, and for how long.
     ///   - allowedHosts: The names, beside addresses and `localhost`, that
     ///     requests may reach the server by (``AllowedHosts``).
+    ///   - secureCookies: Whether the session cookie is marked `Secure`, so
+    ///     that browsers send it over HTTPS only: set it when browsers reach
+    ///     the server by an `https` address (a TLS proxy in front of it).
+    ///     Browsers still send it to `localhost` and `127.0.0.1` over plain
+    ///     HTTP.
     ///   - connections: How many connections, and how long a client may take;
     ///     by default ``ConnectionLimits``' times, and room for two
     ///     connections per session (its open page and a request) and 256
@@ -98,15 +103,15 @@ public final class WebHost<App: WebApplication>: Sendable {
     ///   in use.
     public static func start(
         app: App, host: String = "127.0.0.1", port: Int = 0, limits: SessionLimits = SessionLimits(),
-        allowedHosts: AllowedHosts = AllowedHosts(), connections: ConnectionLimits? = nil,
-        clock: any Clock<Duration> = ContinuousClock(),
+        allowedHosts: AllowedHosts = AllowedHosts(), secureCookies: Bool = false,
+        connections: ConnectionLimits? = nil, clock: any Clock<Duration> = ContinuousClock(),
         sweeps: Bool = true, logger: Logger = Logger(label: "oak.web")
     ) async throws -> WebHost {
         let connections = connections ?? ConnectionLimits(maxConnections: 2 * limits.maxSessions + 256)
         let store = SessionStore(app: app, limits: limits, clock: clock, logger: logger)
         let responder = WebResponder(
-            store: store, limits: limits, allowedHosts: allowedHosts, bodyTimeout: connections.bodyTimeout,
-            style: app.style, logger: logger)
+            store: store, limits: limits, allowedHosts: allowedHosts, secureCookies: secureCookies,
+            bodyTimeout: connections.bodyTimeout, style: app.style, logger: logger)
         let server = try await HTTPServer.start(
             responder: responder, host: host, port: port, limits: connections,
             webSockets: responder.streamUpgrades(clock: clock), logger: logger)

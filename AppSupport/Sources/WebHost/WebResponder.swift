@@ -31,6 +31,8 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     let store: SessionStore<App>
     let limits: SessionLimits
     let allowedHosts: AllowedHosts
+    /// Whether the session cookie is sent over HTTPS only.
+    let secureCookies: Bool
     let bodyTimeout: Duration
     let style: String
     let logger: Logger
@@ -152,8 +154,9 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         do {
             let session = try await store.makeSession(client: client, at: path)
             var response = Self.html(await session.settledPage(within: limits.firstPaint, clock: store.clock))
+            let secure = secureCookies ? "; Secure" : ""
             response.headers[.setCookie] =
-                "\(Self.cookieName)=\(session.id); Path=/; HttpOnly; SameSite=Strict"
+                "\(Self.cookieName)=\(session.id); Path=/; HttpOnly; SameSite=Strict\(secure)"
             response.headers[.cacheControl] = "no-store"
             return response
         } catch {

@@ -63,6 +63,10 @@ struct EnvironmentArgumentsTests {
         #expect(options.publicURL == "https://standups.example.com")
         #expect(options.allowed.allows("standups.example.com"))
         #expect(!options.allowed.allows("other.example.com"))
+        // An https address: the session cookie goes over HTTPS only.
+        #expect(options.secureCookies)
+        #expect(try !ServeOptions.parse(["--public-url", "http://standups.example.com"]).secureCookies)
+        #expect(try !ServeOptions.parse([]).secureCookies)
         #expect {
             try ServeOptions.parse(["--public-url", "standups.example.com"])
         } throws: { error in

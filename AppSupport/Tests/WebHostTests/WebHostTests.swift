@@ -49,7 +49,7 @@ struct TallyHost {
 
     static func start(
         opened: Bool = true, limits: SessionLimits = SessionLimits(), allowedHosts: AllowedHosts = AllowedHosts(),
-        clock: any Clock<Duration> = ContinuousClock()
+        secureCookies: Bool = false, clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> TallyHost {
         let loaded = Gate()
         if opened { loaded.open() }
@@ -61,7 +61,8 @@ struct TallyHost {
                 return 41
             }))
         let host = try await WebHost.start(
-            app: app, limits: limits, allowedHosts: allowedHosts, clock: clock, sweeps: false, logger: logger)
+            app: app, limits: limits, allowedHosts: allowedHosts, secureCookies: secureCookies, clock: clock,
+            sweeps: false, logger: logger)
         return TallyHost(host: host, loaded: loaded, taps: app.taps)
     }
 
@@ -76,6 +77,15 @@ struct TallyHost {
 
 @Suite("Web host", .serialized, .timeLimit(.minutes(1)))
 struct WebHostTests {
+    @Test func aServerBehindHTTPSMarksTheSessionCookieSecure() async throws {
+        let tally = try await TallyHost.start(secureCookies: true)
+        let page = try await tally.client().get("/")
+        let cookie = try #require(page.header("Set-Cookie"))
+        #expect(cookie.hasPrefix("oak_session=") && cookie.hasSuffix("; Secure"), "\(cookie)")
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        await tally.host.stop()
+    }
+
     @Test func theFirstPageShowsTheSettledStateWithTheCookieAndHeaders() async throws {
         let tally = try await TallyHost.start(opened: false)
         let client = tally.client()
@@ -90,6 +100,7 @@ struct WebHostTests {
         let cookie = try #require(page.header("Set-Cookie"))
         #expect(cookie.hasPrefix("oak_session="))
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        #expect(!cookie.contains("Secure"), "a server reached over plain HTTP")
         #expect(page.header("Cache-Control") == "no-store")
         #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
         #expect(page.header("X-Content-Type-Options") == "nosniff")
