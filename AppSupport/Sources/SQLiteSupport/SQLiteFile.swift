@@ -27,18 +27,65 @@ public enum SQLiteFileProblem: Error, Equatable, Sendable {
 }
 
 extension SQLiteFileProblem: CustomStringConvertible {
-    /// What went wrong and what to do, with the path: an app's store says
-    /// it in its own words where it can (its file's name, its options).
-    public var description: String {
+    /// What went wrong and what to do, with the path, in plain words: an
+    /// app's store says it in its own (``description(in:)``).
+    public var description: String { description(in: .plain) }
+
+    /// What went wrong and what to do, with the path, in an app's words.
+    public func description(in words: SQLiteFileWords) -> String {
         switch self {
-        case .cannotCreateDirectory(let path, let reason):
-            "Cannot create the folder \(path): \(reason). Create it (its parent must exist), or use a folder you "
-                + "can write to."
-        case .unreadable(let path, let reason):
-            "Cannot read \(path): \(reason). Check that you may read and write it and its folder."
-        case .damaged(let path, let reason):
-            "\(path) is not a usable SQLite database (\(reason)); it was left untouched. Move it aside to start anew."
+        case .cannotCreateDirectory(let path, let reason): words.cannotCreateDirectory(path, reason)
+        case .unreadable(let path, let reason): words.unreadable(path, reason)
+        case .damaged(let path, let reason): words.damaged(path, reason)
         }
+    }
+}
+
+/// How an app's store speaks of its SQLite file in messages: what its user
+/// calls the file, and what they can do. The messages for the problems
+/// every store shares are written here once.
+public struct SQLiteFileWords: Sendable, Hashable {
+    /// The file as the app's user knows it, after "the": `stand-ups file`.
+    public var file: String
+    /// How to use another directory, after "or": `pass --data-dir with a
+    /// directory you can write to`.
+    public var elsewhere: String
+    /// How to begin anew beside a damaged file, a sentence:
+    /// `Move it away to start with no favourites`.
+    public var startAnew: String
+
+    /// Words for an app's file.
+    ///
+    /// - Parameters:
+    ///   - file: The file as the app's user knows it, after "the".
+    ///   - elsewhere: How to use another directory, after "or".
+    ///   - startAnew: How to begin anew beside a damaged file.
+    public init(file: String, elsewhere: String, startAnew: String) {
+        self.file = file
+        self.elsewhere = elsewhere
+        self.startAnew = startAnew
+    }
+
+    /// Words for any file: "the file", "use a directory you can write to".
+    public static let plain = SQLiteFileWords(
+        file: "file", elsewhere: "use a directory you can write to", startAnew: "Move it aside to start anew")
+
+    /// The data directory at `path` could not be created.
+    public func cannotCreateDirectory(_ path: String, _ reason: String) -> String {
+        "Could not create the data directory \(path): \(reason). Create it (its parent must exist), or \(elsewhere)."
+    }
+
+    /// The file at `path` could not be opened or read.
+    public func unreadable(_ path: String, _ reason: String) -> String {
+        "Could not read the \(file) \(path): \(reason). Check that you may read and write it and its directory, or "
+            + "\(elsewhere)."
+    }
+
+    /// The file at `path` is not a usable SQLite database, and was left
+    /// untouched.
+    public func damaged(_ path: String, _ reason: String) -> String {
+        "The \(file) \(path) is not a usable SQLite database (\(reason)); it was left untouched. \(startAnew), or "
+            + "\(elsewhere)."
     }
 }
 

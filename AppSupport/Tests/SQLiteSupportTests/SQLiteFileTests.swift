@@ -100,13 +100,34 @@ struct SQLiteFileTests {
     @Test func problemsAreSaidInWords() {
         #expect(
             "\(SQLiteFileProblem.cannotCreateDirectory(path: "/data/app", reason: "No such file or directory"))"
-                == "Cannot create the folder /data/app: No such file or directory. Create it (its parent must exist), "
-                + "or use a folder you can write to.")
+                == "Could not create the data directory /data/app: No such file or directory. Create it (its parent "
+                + "must exist), or use a directory you can write to.")
         #expect(
             "\(SQLiteFileProblem.unreadable(path: "/data/a.sqlite", reason: "Permission denied"))".hasPrefix(
-                "Cannot read /data/a.sqlite: Permission denied."))
+                "Could not read the file /data/a.sqlite: Permission denied."))
         #expect(
             "\(SQLiteFileProblem.damaged(path: "/data/a.sqlite", reason: "not a database"))".hasSuffix(
-                "it was left untouched. Move it aside to start anew."))
+                "it was left untouched. Move it aside to start anew, or use a directory you can write to."))
+    }
+
+    /// An app's store says the same problems in its own words: its file's
+    /// name and its options.
+    @Test func anAppSaysProblemsInItsOwnWords() {
+        let words = SQLiteFileWords(
+            file: "notes file", elsewhere: "pass --data-dir with a directory you can write to",
+            startAnew: "Move it away to start with no notes")
+        #expect(
+            SQLiteFileProblem.damaged(path: "/d/notes.sqlite", reason: "file is not a database").description(in: words)
+                == "The notes file /d/notes.sqlite is not a usable SQLite database (file is not a database); it was "
+                + "left untouched. Move it away to start with no notes, or pass --data-dir with a directory you can "
+                + "write to.")
+        #expect(
+            words.unreadable("/d/notes.sqlite", "Permission denied")
+                == "Could not read the notes file /d/notes.sqlite: Permission denied. Check that you may read and "
+                + "write it and its directory, or pass --data-dir with a directory you can write to.")
+        #expect(
+            words.cannotCreateDirectory("/d", "Permission denied")
+                == "Could not create the data directory /d: Permission denied. Create it (its parent must exist), "
+                + "or pass --data-dir with a directory you can write to.")
     }
 }

@@ -1,3 +1,5 @@
+import SQLiteSupport
+
 /// Why the favourites could not be opened, read or saved.
 ///
 /// Each description says what happened and what to do about it, in words a
@@ -35,15 +37,9 @@ public enum PersistenceError: Error, Equatable, CustomStringConvertible {
     /// What happened and what to do about it.
     public var description: String {
         switch self {
-        case .cannotCreateDirectory(let path, let reason):
-            "Could not create the data directory \(path): \(reason). Create it yourself (its parent must exist), "
-                + "or pass --data-dir with a directory you can write to."
-        case .corrupt(let path, let reason):
-            "The favourites file \(path) is not a usable SQLite database (\(reason)); the file was left untouched; "
-                + "move it away to start with no favourites, or pass --data-dir."
-        case .unreadable(let path, let reason):
-            "Could not read the favourites file \(path): \(reason). Check that you may read and write it and its "
-                + "directory, or pass --data-dir."
+        case .cannotCreateDirectory(let path, let reason): Self.words.cannotCreateDirectory(path, reason)
+        case .corrupt(let path, let reason): Self.words.damaged(path, reason)
+        case .unreadable(let path, let reason): Self.words.unreadable(path, reason)
         case .writeFailed(let reason):
             "Could not write the favourites: \(reason). Nothing was changed; check the free disk space and that "
                 + "you may write to the data directory, then try again, or pass --data-dir."
@@ -55,6 +51,12 @@ public enum PersistenceError: Error, Equatable, CustomStringConvertible {
                 + "the database's user may write to it."
         }
     }
+
+    /// How the messages of the problems every SQLite store shares speak of
+    /// the favourites file.
+    static let words = SQLiteFileWords(
+        file: "favourites file", elsewhere: "pass --data-dir with a directory you can write to",
+        startAnew: "Move it away to start with no favourites")
 
     /// What happened, naming no file: for a person who does not own the
     /// machine's files (a browser's user). The ``description`` has the

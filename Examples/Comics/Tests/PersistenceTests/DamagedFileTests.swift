@@ -121,7 +121,7 @@ struct DamagedFileTests {
         #expect(corrupt.description.contains("file is not a database"))
         #expect(
             corrupt.description.contains(
-                "the file was left untouched; move it away to start with no favourites, or pass --data-dir"))
+                "it was left untouched. Move it away to start with no favourites, or pass --data-dir"))
 
         let directory = PersistenceError.cannotCreateDirectory(path: "/data", reason: "Permission denied")
         #expect(directory.description.contains("/data: Permission denied"))

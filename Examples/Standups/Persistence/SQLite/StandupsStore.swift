@@ -593,19 +593,13 @@ public enum StandupsStoreError: Error, Equatable, Sendable, CustomStringConverti
     /// What happened and what to do, with paths.
     public var description: String {
         switch self {
-        case .cannotCreateDirectory(let path, let reason):
-            "Could not create the data directory \(path): \(reason). Create it (its parent must exist), or pass "
-                + "--data-dir with a directory you can write to."
-        case .damaged(let path, let reason):
-            "The stand-ups file \(path) is not a usable SQLite database (\(reason)); it was left untouched. Start "
-                + "over to keep it aside and begin anew, or pass --data-dir."
+        case .cannotCreateDirectory(let path, let reason): Self.words.cannotCreateDirectory(path, reason)
+        case .damaged(let path, let reason): Self.words.damaged(path, reason)
         case .damagedInReadOnlyDirectory(let path, let reason):
             "The stand-ups file \(path) is not a usable SQLite database (\(reason)), and its directory cannot be "
                 + "written, so it cannot be kept aside to start over. Make the directory writable for you "
                 + "(chmod u+w), or pass --data-dir with a directory you can write to."
-        case .unreadable(let path, let reason):
-            "Could not read the stand-ups file \(path): \(reason). Check that you may read and write it and its "
-                + "directory, or pass --data-dir."
+        case .unreadable(let path, let reason): Self.words.unreadable(path, reason)
         case .readOnly(let path):
             "The stand-ups file \(path) is read-only: it can be read, not saved to. Make it and its directory "
                 + "writable for you (chmod u+w), or pass --data-dir with a directory you can write to."
@@ -614,6 +608,12 @@ public enum StandupsStoreError: Error, Equatable, Sendable, CustomStringConverti
                 + "and that you may write to the data directory, then try again."
         }
     }
+
+    /// How the messages of the problems every SQLite store shares speak of
+    /// the stand-ups file.
+    static let words = SQLiteFileWords(
+        file: "stand-ups file", elsewhere: "pass --data-dir with a directory you can write to",
+        startAnew: "Start over to keep it aside and begin anew")
 
     /// What happened, naming no file (for a browser's user).
     public var summary: String {
