@@ -46,7 +46,13 @@ public enum StoragePlace: Sendable, Equatable {
     /// data directory; `environment` gives `DATABASE_URL` and the data
     /// directory's variables.
     ///
-    /// - Parameter what: What is kept, for the messages ("favourites").
+    /// - Parameters:
+    ///   - dataDir: `--data-dir`'s value, if given.
+    ///   - database: `--database`'s value, if given.
+    ///   - app: The name of the app's default data directory.
+    ///   - what: What is kept, for the messages ("favourites").
+    ///   - environment: Where `DATABASE_URL` and the data directory's
+    ///     variables are read.
     /// - Throws: `ValidationError` saying what to change: both options
     ///   given, or a database URL that is not one.
     public init(

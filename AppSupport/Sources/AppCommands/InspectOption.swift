@@ -4,18 +4,18 @@ import Oak
 import OakInspector
 
 /// `--inspect [oak://TOKEN@127.0.0.1:PORT]`: sends what the app's
-/// transducers do to `oak-inspector` (OakInspector's ``InspectorLink``).
+/// transducers do to `oak-inspector` (OakInspector's `InspectorLink`).
 /// Without an address, the inspector running on this machine is found in
 /// its file.
 ///
 /// Add it with `@OptionGroup var inspect: InspectOption`, parse the command
 /// line through ``arguments(_:)`` (a bare `--inspect` takes no value), and
-/// run the app in ``run(app:_:)``.
+/// run the app in ``run(app:diagrams:isolation:_:)``.
 public struct InspectOption: ParsableArguments, Sendable {
     /// What `--inspect` without an address stands for.
     static let discover = "running"
 
-    /// The inspector's address, ``discover`` for the one running here, or
+    /// The inspector's address, `running` for the one running here, or
     /// `nil` when the app is not inspected.
     @Option(
         name: .customLong("inspect"),

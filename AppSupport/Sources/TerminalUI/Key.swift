@@ -84,7 +84,7 @@ public struct KeyBinding {
     }
 
     /// A binding that performs `intent` and returns once the run has
-    /// processed it (``Intent/perform()``), so that the next key is read in
+    /// processed it (Oak's `Intent.perform(isolation:)`), so that the next key is read in
     /// the state the intent led to.
     @MainActor
     public init<Event>(_ keys: [Key], _ label: String, inStatusBar: Bool = true, intent: Intent<Event>) {

@@ -59,7 +59,7 @@ public struct Screen {
 
 /// The text field a screen has focused: what each edit of its line does.
 public struct TextFieldInput {
-    /// Applies an edit (``Common/TextEdit``) and returns once it is done.
+    /// Applies an edit (Common's `TextEdit`) and returns once it is done.
     public var edit: @MainActor (TextEdit) async -> Void
 
     /// A field whose edits `edit` applies.

@@ -12,7 +12,7 @@ import WebUI
 /// browser session.
 ///
 /// Its pages bind their forms to the intents they perform
-/// (``WebContext/button(_:key:intent:isPrimary:)``): a post performs the
+/// (WebUI's `WebContext.button(_:key:intent:isPrimary:)`): a post performs the
 /// intent its key is bound to on the page of the session's current state.
 ///
 /// ```swift
@@ -94,7 +94,7 @@ public protocol WebApplication: Sendable {
     var style: String { get }
 
     /// Opens the stream `name` that the page of `state` asks for (such as
-    /// its microphone, ``WebContext/microphone(_:)``), once the host has
+    /// its microphone, WebUI's `WebContext.microphone(_:)`), once the host has
     /// checked the session's cookie, its token and the origin: the stream,
     /// or a refusal that closes the connection with a reason the page
     /// shows. By default every stream is refused as unavailable.

@@ -28,7 +28,7 @@ import WebUI
 /// - `POST /intent`: an intent of the page, a form (`token`, `intent` and
 ///   the app's fields): 415 unless form-encoded, 413 beyond
 ///   ``SessionLimits/maxBodySize``, 408 when its body is slower than
-///   ``ConnectionLimits/bodyTimeout``, 403 without the session's token. A
+///   ServerSupport's `ConnectionLimits.bodyTimeout`, 403 without the session's token. A
 ///   plain form post is answered with a redirect to `/`; a post from the
 ///   page's script (`X-Oak-Intent: fetch`) with 204. An intent that was not
 ///   performed — the page was out of date, the app was busy, the session
@@ -56,7 +56,7 @@ import WebUI
 /// rebinds its name to this server's address gets nothing. Every response
 /// carries a Content-Security-Policy without inline scripts, `nosniff` and
 /// `no-referrer`. Connections are capped, and silent, slow or idle clients
-/// closed (``ConnectionLimits``).
+/// closed (ServerSupport's `ConnectionLimits`).
 public final class WebHost<App: WebApplication>: Sendable {
     /// The server's root address, such as `http://127.0.0.1:8080`.
     public var baseURL: String { server.baseURL }
@@ -91,7 +91,7 @@ public final class WebHost<App: WebApplication>: Sendable {
     ///     Browsers still send it to `localhost` and `127.0.0.1` over plain
     ///     HTTP.
     ///   - connections: How many connections, and how long a client may take;
-    ///     by default ``ConnectionLimits``' times, and room for two
+    ///     by default `ConnectionLimits`' times, and room for two
     ///     connections per session (its open page and a request) and 256
     ///     more.
     ///   - clock: The clock idle time and the first page's wait are

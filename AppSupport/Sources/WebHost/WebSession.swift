@@ -189,7 +189,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// the page's title and address for the script to set
     /// (`data-page-title`, `data-page-path`): the browser's tab and
     /// address bar follow the state too. Its forms carry
-    /// ``WebContext/tokenPlaceholder``, the same for every session: it is
+    /// WebUI's `WebContext.tokenPlaceholder`, the same for every session: it is
     /// pushed as it is, and the page's script puts its token in a form it
     /// posts.
     @inline(never)
