@@ -6,7 +6,7 @@
 # OakTesting), the app-support package, the Comics app and the Standups
 # app, and of a new app made from the template. CI runs this (.ci/run), plus
 # the checks that are not tests (format, dependency rules, SwiftUI stand-in,
-# DocC, benchmark smoke, TSan).
+# DocC of the library and of AppSupport, benchmark smoke, TSan).
 
 test:
 	swift test

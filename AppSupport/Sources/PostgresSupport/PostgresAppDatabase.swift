@@ -236,7 +236,7 @@ public final class PostgresAppDatabase: Sendable {
             database: location.database, tls: .disable)
     }
 
-    /// The value of `body`, or ``PostgresAppDatabaseError/timedOut`` after
+    /// The value of `body`, or ``PostgresAppDatabaseError/timedOut(_:)`` after
     /// `timeout` (the pool keeps waiting for a server that does not answer).
     ///
     /// Returns at `timeout` even when `body` does not end when it is

@@ -63,12 +63,17 @@ public final class PostgresStore<Snapshot: Sendable & Equatable, Failure: Error>
     /// released, add one).
     ///
     /// - Parameters:
+    ///   - database: The app's database.
+    ///   - component: The store's name in the migrations' table (each
+    ///     store of an app has its own history of steps).
+    ///   - migrations: The schema's steps, in order.
     ///   - channel: What writes are announced on: letters, digits and
     ///     underscores, the same in every process.
     ///   - deadline: How long a statement is tried again after lost
     ///     connections before it fails.
     ///   - failure: The app's error for the database's (unreachable, timed
     ///     out, refused) at `location`.
+    ///   - logger: Where the store and its feed log.
     ///   - snapshot: Reads what the followers see, on the pool.
     /// - Throws: `failure` of the database's error when the schema could
     ///   not be brought up to date.

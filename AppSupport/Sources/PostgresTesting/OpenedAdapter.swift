@@ -24,8 +24,14 @@ extension PostgresTestServer {
     /// }
     /// ```
     ///
-    /// - Parameter deadline: How long each statement is tried again after
-    ///   a lost connection.
+    /// - Parameters:
+    ///   - adapter: The adapter to open.
+    ///   - processes: How many pools open it, as that many server
+    ///     processes would.
+    ///   - deadline: How long each statement is tried again after a lost
+    ///     connection.
+    ///   - body: The test: the scratch database's location and the opened
+    ///     adapters, one per process.
     public static func withAdapter<Adapter: PostgresAdapter, Result>(
         _ adapter: Adapter.Type, processes: Int = 1, deadline: Duration = .seconds(5),
         _ body: (_ location: PostgresLocation, _ opened: [OpenedAdapter<Adapter>]) async throws -> Result

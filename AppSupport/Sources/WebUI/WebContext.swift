@@ -21,7 +21,7 @@ import Oak
 /// the session's current state again with a context that keeps its bindings
 /// and performs the one the post names: a key the current page does not
 /// offer is refused as out of date, and the intent itself is refused as
-/// ``IntentResult/stale`` once the state has left the scope it was made in.
+/// Oak's `IntentResult.stale` once the state has left the scope it was made in.
 ///
 /// A key names one binding on a page. Keys of items in a list carry the
 /// item's identity (`"list.open:\(standup.id)"`), so that a post from an
