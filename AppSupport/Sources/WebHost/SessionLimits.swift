@@ -5,9 +5,10 @@ public struct SessionLimits: Sendable, Hashable {
     /// first visits; a new browser gets 503 beyond it.
     public var maxSessions: Int
     /// How long a session lives after its last request while no page of
-    /// it is open. An open page (its event stream) keeps it alive; the
-    /// server checks every quarter of this time that the page is still
-    /// there.
+    /// it is open. An open page (its event stream) keeps it alive. The
+    /// host sweeps every quarter of this time, or every
+    /// ``provisionalTimeout`` if that is shorter, so a session may outlive
+    /// it by up to one sweep.
     public var idleTimeout: Duration
     /// How long the first response of a new session waits for the app to
     /// leave its loading states (``WebApplication/isSettled(_:)``) before

@@ -26,9 +26,11 @@ import WebUI
 ///   ``SessionLimits/firstPaint``), or 503 with `Retry-After` when as many
 ///   sessions live as the limits allow;
 /// - `POST /intent`: an intent of the page, a form (`token`, `intent` and
-///   the app's fields): 415 unless form-encoded, 413 beyond
+///   the app's fields), checked in this order: 403 without a live
+///   session's cookie, 415 unless form-encoded, 413 beyond
 ///   ``SessionLimits/maxBodySize``, 408 when its body is slower than
-///   ServerSupport's `ConnectionLimits.bodyTimeout`, 403 without the session's token. A
+///   ServerSupport's `ConnectionLimits.bodyTimeout`, 403 without the
+///   session's token. A
 ///   plain form post is answered with a redirect to `/`; a post from the
 ///   page's script (`X-Oak-Intent: fetch`) with 204. An intent that was not
 ///   performed — the page was out of date, the app was busy, the session
