@@ -28,14 +28,21 @@ public enum Style: Equatable, Hashable, Sendable {
 
 /// A piece of one line in one style.
 public struct Span: Equatable, Sendable {
-    /// The text, plain (no control characters).
-    public var text: String
+    /// The text, plain (no control characters): what is set is made plain,
+    /// as the initialiser makes it.
+    public var text: String {
+        get { plain }
+        set { plain = newValue.plainText }
+    }
     /// How it looks.
     public var style: Style
 
+    /// The text, made plain when it was given.
+    private var plain: String
+
     /// A span; `text` is made plain.
     public init(_ text: String, _ style: Style = .normal) {
-        self.text = text.plainText
+        self.plain = text.plainText
         self.style = style
     }
 }

@@ -11,6 +11,14 @@ struct CanvasTests {
         let span = Span(hostile)
         #expect(span.text == "Red Alert  next")
         #expect(!span.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        // Text set afterwards is made plain too, and so is a line's.
+        var changed = span
+        changed.text = hostile
+        #expect(changed == span)
+        var line = Line("safe")
+        line.spans.append(Span(hostile))
+        line.spans[0].text += "\u{1B}[2J"
+        #expect(line.text == "safe" + "Red Alert  next")
     }
 
     @Test func linesAreWrappedAtWordsAndCutToTheWidth() {
