@@ -4,12 +4,14 @@
 // trickled request heads closed at the head's deadline of a default server;
 // requests the HTTP parser refuses answered with their status; first visits
 // that never come back kept in a budget of their own, so that a flood of
-// them leaves room for a browser.
+// them leaves room for a browser; every fixed path refuses the methods it
+// does not take with 405 and `Allow`, and answers HEAD where it answers GET.
 
 import Clocks
 import Foundation
 import Testing
 import WebTesting
+import WebUI
 
 @testable import ServerSupport
 @testable import WebHost
@@ -54,6 +56,44 @@ struct HardeningTests {
         let hostLine = host.map { "Host: \($0)\r\n" } ?? ""
         return try await RawConnection.exchange(
             port: port, "\(method) \(path) HTTP/1.1\r\n\(hostLine)Connection: close\r\n\r\n")
+    }
+
+    /// Every fixed path asked with a method it does not take answers 405
+    /// and says which it takes (decision 0060: why the host routes by hand).
+    @Test(arguments: [
+        ("PUT", "/", "GET, HEAD"), ("DELETE", "/", "GET, HEAD"), ("GET", WebPage.intentPath, "POST"),
+        ("POST", WebPage.eventsPath, "GET"), ("HEAD", WebPage.eventsPath, "GET"),
+        ("POST", WebPage.scriptPath, "GET, HEAD"), ("PUT", WebPage.stylePath, "GET, HEAD"),
+        ("POST", WebPage.microphoneWorkletPath, "GET, HEAD"),
+    ])
+    func aMethodAPathDoesNotTakeIsAnswered405WithWhatItTakes(
+        method: String, path: String, allow: String
+    )
+        async throws
+    {
+        let tally = try await TallyHost.start()
+        let answer = try await Self.get(path, host: "127.0.0.1", port: tally.host.port, method: method)
+        #expect(answer.hasPrefix("HTTP/1.1 405"), "\(method) \(path): \(answer.prefix(200))")
+        #expect(answer.lowercased().contains("\r\nallow: \(allow.lowercased())\r\n"), "\(answer.prefix(400))")
+        #expect(await tally.host.sessionCount == 0)
+        await tally.host.stop()
+    }
+
+    /// `HEAD` is answered wherever `GET` is: the same status and type, no
+    /// body.
+    @Test(arguments: [WebPage.scriptPath, WebPage.stylePath, WebPage.microphoneWorkletPath, "/"])
+    func headIsAnsweredLikeGetWithoutABody(path: String) async throws {
+        let tally = try await TallyHost.start()
+        let get = try await Self.get(path, host: "127.0.0.1", port: tally.host.port)
+        let head = try await Self.get(path, host: "127.0.0.1", port: tally.host.port, method: "HEAD")
+        #expect(head.hasPrefix("HTTP/1.1 200") && get.hasPrefix("HTTP/1.1 200"), "\(head.prefix(200))")
+        func contentType(_ answer: String) -> Substring? {
+            answer.lowercased().split(separator: "\r\n").first { $0.hasPrefix("content-type:") }
+        }
+        #expect(contentType(head) != nil && contentType(head) == contentType(get))
+        let body = head.components(separatedBy: "\r\n\r\n").dropFirst().joined()
+        #expect(body.isEmpty, "\(path): HEAD sent a body: \(body.prefix(100))")
+        await tally.host.stop()
     }
 
     @Test(arguments: ["attacker.example", "attacker.example:PORT", "127.0.0.1.nip.io:PORT", nil])
