@@ -9,6 +9,8 @@ import urllib.parse
 
 
 # The server's stamp on a push (OAK_WEB_PUSH_TIMING=1), a comment line.
+# An event's name ("page"; parts go unnamed, "stopping" is not a page).
+EVENT_NAME = re.compile(r"^event: (.*)$", re.M)
 STAMP = re.compile(r"^: changed (\d+) written (\d+)\n", re.MULTILINE)
 
 
@@ -125,11 +127,12 @@ class Session:
                 while b"\n\n" in buffer:
                     event, buffer = buffer.split(b"\n\n", 1)
                     text = event.decode(errors="replace")
-                    # Whole pages and parts pushed alone alike; the text
-                    # says which ("event: page" or "event: parts"), and
-                    # its length (with the blank line) is what the wire
-                    # carried.
-                    if "event: page" in text or "event: parts" in text:
+                    # Whole pages and parts pushed alone alike (a page is
+                    # "event: page", parts go unnamed; a comment such as
+                    # ": ping" has no data), and its length (with the blank
+                    # line) is what the wire carried.
+                    name = EVENT_NAME.search(text)
+                    if "\ndata: " in "\n" + text and (name is None or name.group(1) == "page"):
                         self.pages.put_nowait((time.perf_counter(), text))
                         # (The stream is chunked: a chunk's size may lead.)
                         stamp = STAMP.search(text)

@@ -233,7 +233,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         //
         // The first event is the whole content (`page`); after it, a change
         // inside the page's parts (`HTML.part`) sends only the parts that
-        // changed (`parts`), any other change the whole content again. The
+        // changed (an unnamed event), any other change the whole content again. The
         // page is remembered by hashes only (`PageParts`).
         let body = ResponseBody { [weak session] writer in
             guard let first = session else { return try await writer.finish(nil) }
@@ -262,7 +262,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
                         // Nothing the page shows changed: nothing to send.
                         guard !changed.isEmpty else { continue }
                         let changedParts = changed.map { content[$0] }.joined()
-                        try await send(Self.event(changedParts, id: version, name: "parts"), changedAt: changedAt)
+                        try await send(Self.event(changedParts, id: version, name: nil), changedAt: changedAt)
                     } else {
                         try await send(Self.event(content, id: version), changedAt: changedAt)
                     }
@@ -324,13 +324,15 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         "event: stopping\ndata: The server is stopping or restarting; this page reconnects when it is back.\n\n"
     }
 
-    /// One Server-Sent Event named `name` (`page`: the whole content;
-    /// `parts`: changed parts) whose data is `content`.
-    static func event(_ content: String, id: Int, name: String = "page") -> String {
+    /// One Server-Sent Event whose data is `content`: named `name` (`page`:
+    /// the whole content), or unnamed (`nil`: a `message`, the changed
+    /// parts — the event a meeting sends every second goes without the 13
+    /// bytes of a name).
+    static func event(_ content: String, id: Int, name: String? = "page") -> String {
         // Every push of every open page goes through here: one pass over
         // the bytes, each line led by "data: ", carriage returns dropped;
         // the runs between line breaks are copied whole.
-        let head = "id: \(id)\nevent: \(name)\ndata: "
+        let head = name.map { "id: \(id)\nevent: \($0)\ndata: " } ?? "id: \(id)\ndata: "
         var content = content
         content.makeContiguousUTF8()
         var bytes: [UInt8] = []

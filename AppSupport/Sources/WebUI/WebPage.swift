@@ -188,9 +188,10 @@ public enum WebPage {
               show(event.data, event.lastEventId);
             }
           });
-          // Parts replace no button: they are shown at once, unless a whole
-          // page waits for the button's release (then they follow it).
-          events.addEventListener("parts", (event) => {
+          // Parts (the stream's unnamed events) replace no button: they are
+          // shown at once, unless a whole page waits for the button's
+          // release (then they follow it).
+          events.addEventListener("message", (event) => {
             counted("parts", event.data.length);
             if (waiting) {
               waiting.parts.push({ markup: event.data, version: event.lastEventId });

@@ -177,8 +177,8 @@ struct WebHostTests {
 
     @Test func anEventHasOneDataLinePerLineAndNoCarriageReturn() {
         #expect(
-            WebResponder<TallyWeb>.event("a\r\nü\n\nb", id: 3, name: "parts")
-                == "id: 3\nevent: parts\ndata: a\ndata: ü\ndata: \ndata: b\n\n")
+            WebResponder<TallyWeb>.event("a\r\nü\n\nb", id: 3, name: nil)
+                == "id: 3\ndata: a\ndata: ü\ndata: \ndata: b\n\n")
         #expect(WebResponder<TallyWeb>.event("", id: 1) == "id: 1\nevent: page\ndata: \n\n")
     }
 

@@ -106,7 +106,7 @@ async def watch(session: Session, room: int, until: float, arrivals: dict, sizes
             # Without the server's stamp (a diagnostic line, not sent
             # unless asked for): the bytes a browser is sent.
             sent = without_stamp(page)
-            sizes.append((room, int(match.group(1)), "event: parts" in page, len(sent.encode()) + 2))
+            sizes.append((room, int(match.group(1)), "event: page" not in page, len(sent.encode()) + 2))
 
 
 def stall(session: Session, port: int) -> socket.socket:

@@ -203,9 +203,9 @@ public enum MainWebView {
         .meeting h2 { margin-top: 0; }
         .times { display: grid; grid-template-columns: 1fr 1fr; gap: 0.1rem 1rem; margin: 0.4rem 0 1rem; \
         font-variant-numeric: tabular-nums; }
-        .times .end, #remaining { text-align: right; }
+        .times .end, .times oak-part span + span { text-align: right; }
         .times .label { font-size: 0.85rem; opacity: 0.75; }
-        #elapsed, #remaining { font-size: 1.35rem; font-weight: 600; }
+        .times oak-part span { font-size: 1.35rem; font-weight: 600; }
         .ring { position: relative; width: min(78vw, 19rem); aspect-ratio: 1; margin: 0 auto 1rem; }
         .ring svg { position: absolute; inset: 0; width: 100%; height: 100%; transform: rotate(-90deg); }
         .ring circle { cx: 18px; cy: 18px; r: 15.9155px; fill: none; stroke-width: 2.5; }

@@ -66,10 +66,12 @@ extension MainWebView {
         // and the growing transcript are parts: an open page is sent only
         // those while the rest stays as it is (`HTML.part`).
         // Only what a tick changes is in parts, each small: the two
-        // clocks, the arc of the speaker speaking, their time left.
+        // clocks, the arc of the speaker speaking, their time left. (No
+        // ids in them: every byte is sent to every viewer every second;
+        // the stylesheet finds the clocks by where they are.)
         let clocks: HTML = """
-            <span id="elapsed" data-elapsed="\(meeting.secondsElapsed)">\(duration(meeting.secondsElapsed))</span>\
-            <span id="remaining">\(duration(meeting.secondsRemaining))</span>
+            <span data-elapsed="\(meeting.secondsElapsed)">\(duration(meeting.secondsElapsed))</span>\
+            <span>\(duration(meeting.secondsRemaining))</span>
             """
         let times: HTML = """
             <p class="times"><span class="label">\(Icons.hourglass) Elapsed</span>\
