@@ -58,9 +58,12 @@ public struct SQLiteFileWords: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - file: The file as the app's user knows it, after "the".
-    ///   - elsewhere: How to use another directory, after "or".
     ///   - startAnew: How to begin anew beside a damaged file.
-    public init(file: String, elsewhere: String, startAnew: String) {
+    ///   - elsewhere: How to use another directory, after "or"; by default
+    ///     AppCommands' storage option, `--data-dir`.
+    public init(
+        file: String, startAnew: String, elsewhere: String = "pass --data-dir with a directory you can write to"
+    ) {
         self.file = file
         self.elsewhere = elsewhere
         self.startAnew = startAnew
@@ -68,7 +71,7 @@ public struct SQLiteFileWords: Sendable, Hashable {
 
     /// Words for any file: "the file", "use a directory you can write to".
     public static let plain = SQLiteFileWords(
-        file: "file", elsewhere: "use a directory you can write to", startAnew: "Move it aside to start anew")
+        file: "file", startAnew: "Move it aside to start anew", elsewhere: "use a directory you can write to")
 
     /// The data directory at `path` could not be created.
     public func cannotCreateDirectory(_ path: String, _ reason: String) -> String {

@@ -113,9 +113,7 @@ struct SQLiteFileTests {
     /// An app's store says the same problems in its own words: its file's
     /// name and its options.
     @Test func anAppSaysProblemsInItsOwnWords() {
-        let words = SQLiteFileWords(
-            file: "notes file", elsewhere: "pass --data-dir with a directory you can write to",
-            startAnew: "Move it away to start with no notes")
+        let words = SQLiteFileWords(file: "notes file", startAnew: "Move it away to start with no notes")
         #expect(
             SQLiteFileProblem.damaged(path: "/d/notes.sqlite", reason: "file is not a database").description(in: words)
                 == "The notes file /d/notes.sqlite is not a usable SQLite database (file is not a database); it was "

@@ -54,9 +54,7 @@ public enum PersistenceError: Error, Equatable, CustomStringConvertible {
 
     /// How the messages of the problems every SQLite store shares speak of
     /// the favourites file.
-    static let words = SQLiteFileWords(
-        file: "favourites file", elsewhere: "pass --data-dir with a directory you can write to",
-        startAnew: "Move it away to start with no favourites")
+    static let words = SQLiteFileWords(file: "favourites file", startAnew: "Move it away to start with no favourites")
 
     /// What happened, naming no file: for a person who does not own the
     /// machine's files (a browser's user). The ``description`` has the

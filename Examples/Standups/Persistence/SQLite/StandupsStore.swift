@@ -611,9 +611,7 @@ public enum StandupsStoreError: Error, Equatable, Sendable, CustomStringConverti
 
     /// How the messages of the problems every SQLite store shares speak of
     /// the stand-ups file.
-    static let words = SQLiteFileWords(
-        file: "stand-ups file", elsewhere: "pass --data-dir with a directory you can write to",
-        startAnew: "Start over to keep it aside and begin anew")
+    static let words = SQLiteFileWords(file: "stand-ups file", startAnew: "Start over to keep it aside and begin anew")
 
     /// What happened, naming no file (for a browser's user).
     public var summary: String {
