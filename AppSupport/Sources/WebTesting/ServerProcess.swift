@@ -90,10 +90,20 @@ public final class ServerProcess: @unchecked Sendable {
             throw ServerProcessError.notReady(
                 executable.lastPathComponent, String(decoding: told.suffix(16_384), as: UTF8.self))
         }
-        // The rest of its output is not kept, only read.
+        // The rest of its output is not kept, only read; but a server that
+        // stops at a `fatalError` or a failed precondition says why on its
+        // standard error, and a test that then finds it gone would not
+        // know: that is written to the test's own standard error (the CI
+        // log), with the server's name and process.
         output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
         if errorLog == nil {
-            errors.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+            let name = executable.lastPathComponent
+            let pid = process.processIdentifier
+            errors.fileHandleForReading.readabilityHandler = { handle in
+                let said = String(decoding: handle.availableData, as: UTF8.self)
+                guard said.contains("Fatal error") else { return }
+                FileHandle.standardError.write(Data("\(name) (process \(pid)) stopped: \(said)\n".utf8))
+            }
         }
         return ServerProcess(process: process, errorLog: errorLog, baseURL: address)
     }
