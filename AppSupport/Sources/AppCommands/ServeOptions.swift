@@ -64,18 +64,19 @@ public struct ServeOptions: ParsableArguments {
         }
     }
 
-    /// The host name of ``publicURL``, if it is an http(s) address.
-    var publicHost: String? {
+    /// ``publicURL``, if it is an http(s) address.
+    private var publicAddress: URL? {
         guard let publicURL, let url = URL(string: publicURL), url.scheme == "http" || url.scheme == "https"
         else { return nil }
-        return url.host
+        return url
     }
+
+    /// The host name of ``publicURL``, if it is an http(s) address.
+    var publicHost: String? { publicAddress?.host }
 
     /// Whether the session cookie is sent over HTTPS only: when browsers
     /// reach the server by an `https` ``publicURL``.
-    public var secureCookies: Bool {
-        publicURL.flatMap { URL(string: $0) }?.scheme == "https"
-    }
+    public var secureCookies: Bool { publicAddress?.scheme == "https" }
 
     /// The sessions' limits these options set.
     public var limits: SessionLimits {
