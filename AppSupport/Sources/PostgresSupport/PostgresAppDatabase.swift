@@ -43,13 +43,16 @@ public final class PostgresAppDatabase: Sendable {
     ) async throws(PostgresAppDatabaseError) -> PostgresAppDatabase {
         // One connection first: it fails at once, with the server's
         // reason (refused, no such database or user), where the pool would
-        // keep trying until the timeout.
+        // keep trying until the timeout. It is closed inside the timed
+        // body, so that one made after the limit (the body runs on) is
+        // closed too rather than dropped open: postgres-nio stops a debug
+        // build at that, and a release build would keep its socket open.
         do {
-            let connection = try await Self.within(timeout) {
-                try await PostgresConnection.connect(
+            try await Self.within(timeout) {
+                let connection = try await PostgresConnection.connect(
                     configuration: connectionConfiguration(location), id: 0, logger: logger)
+                try? await connection.close()
             }
-            try? await connection.close()
         } catch {
             throw .unreachable(location, reason: Self.reason(error))
         }

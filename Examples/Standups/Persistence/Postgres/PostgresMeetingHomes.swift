@@ -40,8 +40,19 @@ public actor PostgresMeetingHomes {
     /// The connection that holds this process's claims; `nil` until the
     /// first claim, and after it was lost (with every claim).
     private var connection: PostgresConnection?
+    /// The connection being opened: callers that need one meanwhile wait
+    /// for it rather than open another (the actor is re-entered while one
+    /// opens; a second connection would replace the first, dropping it
+    /// open with its claims).
+    private var opening: Task<PostgresConnection, any Error>?
+    /// The claims under way, by stand-up: a second claim of one stand-up
+    /// waits for the first (taking its advisory lock twice on one
+    /// session would need two unlocks to give it up).
+    private var claiming: [Standup.ID: Task<MeetingHome, any Error>] = [:]
     private var claimed: Set<Standup.ID> = []
     private var connections = 0
+    /// Set by ``close()``: no connection is opened after it.
+    private var isClosed = false
 
     private init(database: PostgresAppDatabase, address: @escaping @Sendable () -> String, logger: Logger) {
         self.database = database
@@ -107,19 +118,35 @@ public actor PostgresMeetingHomes {
     /// Where the meetings of `standupID` run, claiming them when nobody
     /// does; throws when the database cannot tell.
     func claimOrThrow(_ standupID: Standup.ID) async throws -> MeetingHome {
+        if let claim = claiming[standupID] { return try await claim.value }
+        let claim = Task { try await self.claimNow(standupID) }
+        claiming[standupID] = claim
+        defer { claiming[standupID] = nil }
+        return try await claim.value
+    }
+
+    /// One claim of `standupID`, the only one under way.
+    private func claimNow(_ standupID: Standup.ID) async throws -> MeetingHome {
         let connection = try await holdingConnection()
         if claimed.contains(standupID) { return .here }
         let key = Self.key(of: standupID)
         let taken = try await connection.query("SELECT pg_try_advisory_lock(\(key))", logger: logger)
             .decode(Bool.self).reduce(false) { $0 || $1 }
         if taken {
-            try await connection.query(
-                """
-                INSERT INTO meeting_home (standup_id, address, pid)
-                VALUES (\(standupID), \(address()), pg_backend_pid())
-                ON CONFLICT (standup_id) DO UPDATE
-                    SET address = excluded.address, pid = excluded.pid, claimed_at = now()
-                """, logger: logger)
+            do {
+                try await connection.query(
+                    """
+                    INSERT INTO meeting_home (standup_id, address, pid)
+                    VALUES (\(standupID), \(address()), pg_backend_pid())
+                    ON CONFLICT (standup_id) DO UPDATE
+                        SET address = excluded.address, pid = excluded.pid, claimed_at = now()
+                    """, logger: logger)
+            } catch {
+                // Not claimed after all: the lock is given up (on a lost
+                // connection it went with it).
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
+                throw error
+            }
             claimed.insert(standupID)
             return .here
         }
@@ -131,8 +158,12 @@ public actor PostgresMeetingHomes {
     /// notices the connection gone: another process may claim them the
     /// moment this returns.
     public func close() async {
+        isClosed = true
         let held = !claimed.isEmpty
         claimed = []
+        if let opening, let opened = try? await opening.value, opened !== connection {
+            try? await opened.close()
+        }
         guard let connection else { return }
         self.connection = nil
         if held {
@@ -174,6 +205,8 @@ public actor PostgresMeetingHomes {
     /// forgotten) when it was lost.
     private func holdingConnection() async throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
+        if let opening { return try await opening.value }
+        guard !isClosed else { throw PostgresMeetingHomesClosed() }
         if !claimed.isEmpty {
             logger.warning(
                 "The connection holding this process's meetings was lost, and with it their claims.",
@@ -182,9 +215,17 @@ public actor PostgresMeetingHomes {
         claimed = []
         connection = nil
         connections += 1
-        let opened = try await PostgresConnection.connect(
-            configuration: PostgresAppDatabase.connectionConfiguration(database.location), id: connections,
-            logger: logger)
+        let (configuration, id, logger) = (
+            PostgresAppDatabase.connectionConfiguration(database.location), connections, logger
+        )
+        let opening = Task {
+            try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+        }
+        self.opening = opening
+        defer { self.opening = nil }
+        let opened = try await opening.value
+        // Closed meanwhile: ``close()`` closes what was being opened.
+        guard !isClosed else { throw PostgresMeetingHomesClosed() }
         connection = opened
         return opened
     }
@@ -194,4 +235,10 @@ public actor PostgresMeetingHomes {
         let bytes = withUnsafeBytes(of: standupID.uuid) { Array($0.prefix(8)) }
         return Int(Int64(bitPattern: bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
     }
+}
+
+/// A claim asked of ``PostgresMeetingHomes`` after it was closed (the
+/// server is stopping).
+struct PostgresMeetingHomesClosed: Error, CustomStringConvertible {
+    var description: String { "the server is stopping: its meetings' homes are closed" }
 }

@@ -263,6 +263,59 @@ struct PostgresStandupsTests {
         }
     }
 
+    /// Claims asked at once, before the homes have a connection, as a
+    /// server's pages and its look-out for meetings to resume ask them: one
+    /// connection holds every claim (a second one, opened while the first
+    /// opened, once replaced it and was dropped open: postgres-nio stopped
+    /// the server), and a stand-up asked for three times at once is given
+    /// up by one release.
+    @Test func claimsAskedAtOnceShareOneConnectionAndOneReleaseGivesEachUp() async throws {
+        try await PostgresTestServer.withAdapter(PostgresStandups.self, processes: 2) { _, opened in
+            let a = try await PostgresMeetingHomes.open(opened[0].database, address: { "http://a.test:1" })
+            let standups = (0..<8).map { _ in UUID() }
+            let here = await withTaskGroup(of: Bool.self) { group in
+                for id in standups {
+                    for _ in 0..<3 { group.addTask { await a.claim(id) == .here } }
+                }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(here == Array(repeating: true, count: 24))
+            let held = try await advisoryLocks(opened[1].database)
+            #expect(held.holders == 1 && held.locks == 8, "\(held)")
+            for id in standups { await a.release(id) }
+            let left = try await advisoryLocks(opened[1].database)
+            #expect(left.holders == 0 && left.locks == 0, "\(left)")
+            await a.close()
+        }
+    }
+
+    /// A claim asked while the homes close opens no connection after them.
+    @Test func aClaimAskedWhileTheHomesCloseLeavesNoConnection() async throws {
+        try await PostgresTestServer.withAdapter(PostgresStandups.self, processes: 2) { _, opened in
+            let a = try await PostgresMeetingHomes.open(opened[0].database, address: { "http://a.test:1" })
+            let daily = UUID()
+            async let claimed = a.claim(daily)
+            await a.close()
+            _ = await claimed
+            #expect(await a.claim(UUID()) == .here)  // told "here", nothing opened
+            let left = try await advisoryLocks(opened[1].database)
+            #expect(left.holders == 0 && left.locks == 0, "\(left)")
+        }
+    }
+
+    /// The session-level advisory locks held in `database`'s database:
+    /// by how many connections, how many locks.
+    private func advisoryLocks(_ database: PostgresAppDatabase) async throws -> (holders: Int, locks: Int) {
+        let rows = try await database.client.query(
+            """
+            SELECT count(DISTINCT pid)::bigint, count(*)::bigint FROM pg_locks
+            WHERE locktype = 'advisory' AND granted
+                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            """)
+        for try await (holders, locks) in rows.decode((Int, Int).self) { return (holders, locks) }
+        return (0, 0)
+    }
+
     @Test func aClaimGivenUpWhenItsMeetingEndsLetsAnotherProcessClaim() async throws {
         try await PostgresTestServer.withAdapter(PostgresStandups.self, processes: 2) { _, opened in
             let a = try await PostgresMeetingHomes.open(opened[0].database, address: { "http://a.test:1" })
