@@ -22,10 +22,13 @@ struct TerminalTests {
         defer { scratch.remove() }
         let audio = try await SpeechTools.speak(
             "the meeting starts now. we fixed the bug in the timer.", into: scratch.url)
-        // Five minutes pass in fifteen seconds.
+        // Five minutes pass in thirty seconds: a speaker's turn is ten
+        // seconds, long enough that a screen read late on a loaded machine
+        // still sees it before Next is pressed (at fifteen seconds, five a
+        // turn, a late read once let Next skip Bo's turn entirely).
         let command = try BuiltProgram.script(
             running: standups,
-            ["--data-dir", scratch.path("data").path, "--audio", audio.path, "--speed", "20"], scratch: scratch)
+            ["--data-dir", scratch.path("data").path, "--audio", audio.path, "--speed", "10"], scratch: scratch)
 
         try await TmuxSession.with(running: command, width: 100, height: 30, scratch: scratch.url) { tmux in
             try await tmux.waitFor("Oak Standups · stand-ups", "No stand-ups yet.")
