@@ -10,7 +10,9 @@
 #   Scripts/appsupport-docs.sh [OUTPUT-DIR]
 #
 # OUTPUT-DIR (default: a temporary folder, removed afterwards) receives one
-# `NAME.doccarchive` per module.
+# `NAME.doccarchive` per module. AppSupport is built in APPS_BUILD (default
+# `.build-apps`, the build folder `make test` shares among AppSupport and
+# the apps).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +29,7 @@ if [ -z "$docc" ]; then
 fi
 [ -x "$docc" ] || { echo "error: docc is not beside swift ($docc); install a Swift toolchain that has it." >&2; exit 1; }
 
-swift package --package-path "$package" dump-symbol-graph --minimum-access-level public > "$work/dump.log" 2>&1 \
+swift package --package-path "$package" --scratch-path "${APPS_BUILD:-$root/.build-apps}" dump-symbol-graph --minimum-access-level public > "$work/dump.log" 2>&1 \
     || { cat "$work/dump.log" >&2; exit 1; }
 graphs=$(sed -n 's/^Files written to //p' "$work/dump.log")
 [ -d "$graphs" ] || { cat "$work/dump.log" >&2; echo "error: no symbol graphs were written." >&2; exit 1; }
