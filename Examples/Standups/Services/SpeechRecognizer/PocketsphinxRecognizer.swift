@@ -83,8 +83,8 @@ public struct PocketsphinxRecognizer: Sendable {
     /// Recognition stops, and its decoder is freed, as soon as the consumer
     /// stops iterating.
     ///
-    /// Decoding runs on a detached task, a few milliseconds per 100 ms
-    /// chunk.
+    /// Decoding runs on a thread of its own, a few milliseconds per
+    /// 100 ms chunk.
     public func transcripts(from source: AudioSource) -> AsyncThrowingStream<String, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
         let recognizer = self
@@ -107,43 +107,24 @@ public struct PocketsphinxRecognizer: Sendable {
         return stream
     }
 
-    /// Feeds `audio` to a decoder of its own, one utterance after another
-    /// (an utterance ends when the speech detector goes from speech to
-    /// silence), yielding the transcript whenever it changed; frees the
-    /// decoder before returning. The decoder (its models take tens of
-    /// megabytes) is made when the first chunk arrives: a server's meeting
-    /// nobody speaks into costs nothing.
+    /// Feeds `audio` to a decoder of its own, one utterance after another,
+    /// yielding the transcript whenever it changed; frees the decoder
+    /// before returning. The decoder (its models take tens of megabytes
+    /// and a second or more to load) is made when the first chunk
+    /// arrives, so a server's meeting nobody speaks into costs nothing,
+    /// and it decodes on a thread of its own (``Decoding``), never on the
+    /// concurrency pool the rest of the process shares.
     private static func recognise(
         _ audio: any ChunkReader, library: PocketsphinxLibrary, model: Model,
         didFreeDecoder: @escaping @Sendable () -> Void,
         into continuation: AsyncThrowingStream<String, any Error>.Continuation
     ) async throws {
-        guard let first = try await audio.next() else { return }
-        try Task.checkCancellation()
-        let decoder = try Decoder(library: library, model: model, didFree: didFreeDecoder)
-        var transcript = Transcript()
-        var wasInSpeech = false
-        try decoder.startUtterance()
-        var chunk = first
-        while true {
+        let decoding = Decoding(library: library, model: model, didFreeDecoder: didFreeDecoder)
+        while let chunk = try await audio.next() {
             try Task.checkCancellation()
-            try decoder.process(chunk)
-            let isInSpeech = decoder.isInSpeech
-            if wasInSpeech && !isInSpeech {
-                try decoder.endUtterance()
-                transcript.finishUtterance(with: decoder.hypothesis)
-                try decoder.startUtterance()
-            } else {
-                transcript.update(partial: decoder.hypothesis)
-            }
-            wasInSpeech = isInSpeech
-            if let text = transcript.changedText() { continuation.yield(text) }
-            guard let following = try await audio.next() else { break }
-            chunk = following
+            if let text = try await decoding.take(chunk) { continuation.yield(text) }
         }
-        try decoder.endUtterance()
-        transcript.finishUtterance(with: decoder.hypothesis)
-        if let text = transcript.changedText() { continuation.yield(text) }
+        if let text = try await decoding.finish() { continuation.yield(text) }
     }
 
     /// The library, once the model's files are found.

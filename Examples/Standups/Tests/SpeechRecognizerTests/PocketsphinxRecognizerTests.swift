@@ -34,7 +34,11 @@ struct PocketsphinxRecognizerTests {
         let scratch = try ScratchDirectory()
         let file = try await Self.twoSentences(in: scratch)
         let freed = Mutex(0)
-        let recognizer = PocketsphinxRecognizer(model: .debianEnglish) { freed.withLock { $0 += 1 } }
+        let freedOnItsThread = Mutex<[Bool]>([])
+        let recognizer = PocketsphinxRecognizer(model: .debianEnglish) {
+            freed.withLock { $0 += 1 }
+            freedOnItsThread.withLock { $0.append(DecodingExecutor.isCurrent) }
+        }
         var transcripts: [String] = []
         for try await transcript in recognizer.transcripts(from: .wavFile(file, clock: ImmediateClock())) {
             transcripts.append(transcript)
@@ -45,6 +49,9 @@ struct PocketsphinxRecognizerTests {
         #expect(transcripts.first.map { !$0.contains("timer") } == true, "no partial result: \(transcripts)")
         // The stream ends after the decoder is freed.
         #expect(freed.withLock { $0 } == 1)
+        // Made, fed and freed on a thread of its own, not on the
+        // concurrency pool the process's other tasks share.
+        #expect(freedOnItsThread.withLock { $0 } == [true])
     }
 
     @Test(needsTools, .timeLimit(.minutes(2)))
