@@ -178,7 +178,7 @@ struct HardeningTests {
             }
             group.addTask {
                 let answer = try await RawConnection.with(port: port) { connection in
-                    let reading = Task { try await connection.readUntilClosed() }
+                    let reading = Task { try await connection.readUntilClosed(resetCloses: true) }
                     let head = Array(
                         "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: " + String(repeating: "a", count: 500))
                     for character in head {
