@@ -29,11 +29,11 @@ extension PostgresTestServer {
     ///   - processes: How many pools open it, as that many server
     ///     processes would.
     ///   - deadline: How long each statement is tried again after a lost
-    ///     connection.
+    ///     connection (``PostgresTestServer/deadline`` unless given).
     ///   - body: The test: the scratch database's location and the opened
     ///     adapters, one per process.
     public static func withAdapter<Adapter: PostgresAdapter, Result>(
-        _ adapter: Adapter.Type, processes: Int = 1, deadline: Duration = .seconds(5),
+        _ adapter: Adapter.Type, processes: Int = 1, deadline: Duration = PostgresTestServer.deadline,
         _ body: (_ location: PostgresLocation, _ opened: [OpenedAdapter<Adapter>]) async throws -> Result
     ) async throws -> Result {
         try await withScratchDatabase { location in

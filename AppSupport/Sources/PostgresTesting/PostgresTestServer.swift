@@ -22,6 +22,14 @@ public enum PostgresTestServer {
     /// Why they are skipped otherwise.
     public static let skipMessage = "set OAK_TEST_POSTGRES=postgres://user@127.0.0.1:PORT/db to run them"
 
+    /// How long a store a test opens tries each statement again: longer
+    /// than an app's five seconds, because a test process running a
+    /// suite's tests in parallel on two cores can leave a task waiting a
+    /// few seconds for a thread, and a statement that waited is then taken
+    /// for a server that does not answer. A test of the deadline itself
+    /// gives its own.
+    public static let deadline: Duration = .seconds(20)
+
     /// A logger that says only what is critical.
     public static var logger: Logger {
         var logger = Logger(label: "oak.test.postgres")

@@ -40,7 +40,8 @@ struct DatabaseAwayTests {
     private func run(on cluster: Cluster) async throws {
         let location = try PostgresLocation(cluster.url)
         let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
-        let store = try await PostgresStandups.open(database, logger: PostgresTestServer.logger)
+        let store = try await PostgresStandups.open(
+            database, deadline: PostgresTestServer.deadline, logger: PostgresTestServer.logger)
         try await store.save([.add(TwoServersTests.daily), .add(TwoServersTests.retro)])
         await database.close()
 
@@ -82,7 +83,8 @@ struct DatabaseAwayTests {
             // Another process's change is pushed again (the feed listens
             // again).
             let other = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
-            let otherStore = try await PostgresStandups.open(other, logger: PostgresTestServer.logger)
+            let otherStore = try await PostgresStandups.open(
+                other, deadline: PostgresTestServer.deadline, logger: PostgresTestServer.logger)
             var renamed = TwoServersTests.daily
             renamed.title = "Daily, renamed elsewhere"
             try await otherStore.save([.update(renamed)])

@@ -28,7 +28,8 @@ struct TerminalAndServerTests {
         let daily = TwoServersTests.daily
         try await PostgresTestServer.withScratchDatabase { location in
             let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
-            let store = try await PostgresStandups.open(database, logger: PostgresTestServer.logger)
+            let store = try await PostgresStandups.open(
+                database, deadline: PostgresTestServer.deadline, logger: PostgresTestServer.logger)
             try await store.save([.add(daily)])
             let server = try await ServerProcess.start(
                 standups, arguments: ["serve", "--port", "0", "--no-speech", "--database", "\(location)"])

@@ -115,7 +115,8 @@ struct TwoServersTests {
             // the second ended; no checkpoint of Daily's is left.
             #expect(await second.signal(SIGINT, within: .seconds(15)) == 0)
             let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
-            let store = try await PostgresStandups.open(database, logger: PostgresTestServer.logger)
+            let store = try await PostgresStandups.open(
+                database, deadline: PostgresTestServer.deadline, logger: PostgresTestServer.logger)
             let saved = try #require(try await store.load().first { $0.id == Self.daily.id })
             #expect(saved.meetings.count == 2)
             #expect(saved.meetings.last?.transcript == "saved before")
@@ -133,7 +134,8 @@ struct TwoServersTests {
         let standups = try BuiltProgram.url(named: "standups", packagePath: "Examples/Standups")
         try await PostgresTestServer.withScratchDatabase { location in
             let database = try await PostgresAppDatabase.open(location, logger: PostgresTestServer.logger)
-            let store = try await PostgresStandups.open(database, logger: PostgresTestServer.logger)
+            let store = try await PostgresStandups.open(
+                database, deadline: PostgresTestServer.deadline, logger: PostgresTestServer.logger)
             try await store.save([.add(Self.daily), .add(Self.retro)])
             await database.close()
             var servers: [ServerProcess] = []
