@@ -281,9 +281,14 @@ struct BrowserTests {
                 try await speaker.click(WebDriver.intentButton("meeting.next"))
                 try await viewer.waitUntil("document.getElementById('meeting').dataset.speaker === '1'")
                 #expect(try await viewer.text("#speaker strong") == "Bruno")
+                // The words that reach both pages: "starts now" (Chromium's
+                // fake microphone plays the file in real time, and on a
+                // loaded machine a glitch in it once made "meeting" heard
+                // as "painting and"; the recogniser's accuracy is tested on
+                // the file itself, in SpeechRecognizerTests).
                 for browser in [speaker, viewer] {
                     try await browser.waitUntil(
-                        "document.getElementById('transcript').textContent.includes('meeting starts')")
+                        "document.getElementById('transcript').textContent.includes('starts now')")
                 }
                 try WebDriver.saveArtifact(try await speaker.screenshot(), as: "standups-web-shared-meeting.png")
 
@@ -295,7 +300,7 @@ struct BrowserTests {
                     #expect(try await browser.run("return document.body.dataset.microphone;") as? String == "off")
                 }
                 let saved = try StandupsStore(directory: web.directory).load().first?.meetings.first
-                #expect(saved?.transcript.contains("meeting starts") == true, "saved: \(String(describing: saved))")
+                #expect(saved?.transcript.contains("starts now") == true, "saved: \(String(describing: saved))")
             }
         }
     }
