@@ -161,9 +161,9 @@ public actor PostgresMeetingHomes {
         isClosed = true
         let held = !claimed.isEmpty
         claimed = []
-        if let opening, let opened = try? await opening.value, opened !== connection {
-            try? await opened.close()
-        }
+        // A connection being opened is closed here: its opener finds the
+        // homes closed (`isClosed`, set above) and keeps nothing.
+        if let opening, let opened = try? await opening.value { try? await opened.close() }
         guard let connection else { return }
         self.connection = nil
         if held {
