@@ -154,9 +154,9 @@ actor SessionStore<App: WebApplication> {
         var idle: [WebSession<App>] = []
         var kept = 0
         for (id, entry) in sessions {
-            if await entry.session.openPages > 0 {
+            if entry.session.openPages > 0 {
                 sessions[id]?.lastSeen = now
-                await entry.session.pingPages()
+                entry.session.pingPages()
                 kept += 1
             } else if isOver(entry) {
                 idle.append(entry.session)
@@ -185,7 +185,7 @@ actor SessionStore<App: WebApplication> {
         // Every page first hears that the server is stopping, then each
         // session stops (and its pages' streams end).
         for session in all {
-            await session.tellPagesStopping()
+            session.tellPagesStopping()
         }
         for session in all {
             await session.stop()

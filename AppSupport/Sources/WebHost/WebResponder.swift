@@ -36,6 +36,8 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     let bodyTimeout: Duration
     let style: String
     let logger: Logger
+    /// What the open pages that show the same share.
+    let pushes = SharedPushes()
 
     /// The session cookie's name.
     static var cookieName: String { "oak_session" }
@@ -220,34 +222,37 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         guard let session = await store.session(id: Self.sessionID(of: request)) else {
             return Self.page(.forbidden, title: "Session ended", text: "Your session has ended. Reload the page.")
         }
-        let (page, signals) = await session.openPage()
+        let (page, signals) = session.openPage()
         // The page closes when its stream ends: the connection failed a
         // write, the session ended, or the stream's iterator went away.
         // A connection that closes (the client reset it, or a ping found it
         // gone) ends the page at once.
-        context.channel.closeFuture.whenComplete { [weak session] _ in
-            Task { await session?.closePage(page) }
-        }
+        context.channel.closeFuture.whenComplete { [weak session] _ in session?.closePage(page) }
         // The stream holds its session weakly: an open page must not keep an
         // ended session (and its memory) alive.
         //
         // The first event is the whole content (`page`); after it, a change
         // inside the page's parts (`HTML.part`) sends only the parts that
-        // changed (an unnamed event), any other change the whole content again. The
-        // page is remembered by hashes only (`PageParts`).
+        // changed (an unnamed event), any other change the whole content
+        // again. The content carries a placeholder for the token, the same
+        // for every session (the page's script posts with its page's
+        // token): the split of a content and the event from one content to
+        // the next are the same for every page that shows the same, and
+        // are made once for all of them (`SharedPushes`).
+        let pushes = self.pushes
         let body = ResponseBody { [weak session] writer in
             guard let first = session else { return try await writer.finish(nil) }
-            // The content carries a placeholder for the token, the same for
-            // every session (the page's script posts with its page's token):
-            // what is pushed is the same for every page that shows the same.
-            func send(_ event: String, changedAt: Int64? = nil) async throws {
-                let text = changedAt.map { PushTiming.stamped(event, changedAt: $0) } ?? event
-                try await writer.write(ByteBuffer(string: text))
+            func send(_ event: ByteBuffer, id: Int, changedAt: Int64? = nil) async throws {
+                let stamp = changedAt.map { PushTiming.stamp(changedAt: $0) } ?? ""
+                let head = "\(stamp)id: \(id)\n"
+                var buffer = ByteBufferAllocator().buffer(capacity: head.utf8.count + event.readableBytes)
+                buffer.writeString(head)
+                buffer.writeImmutableBuffer(event)
+                try await writer.write(buffer)
             }
-            var version = await first.version
-            let content = await first.content().rendered
-            var sent = PageParts(content)
-            try await send(Self.event(content, id: version))
+            var version = first.version
+            var sent = pushes.split(await first.content().rendered)
+            if case .event(let event) = pushes.push(from: nil, to: sent) { try await send(event, id: version) }
             for await signal in signals {
                 guard let session else { break }
                 switch signal {
@@ -255,17 +260,11 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
                     guard next != version else { continue }
                     version = next
                     let (rendered, changedAt) = await session.push()
-                    let content = rendered.rendered
-                    let parts = PageParts(content)
-                    defer { sent = parts }
-                    if let parts, let before = sent, let changed = parts.changedParts(since: before) {
-                        // Nothing the page shows changed: nothing to send.
-                        guard !changed.isEmpty else { continue }
-                        let changedParts = changed.map { content[$0] }.joined()
-                        try await send(Self.event(changedParts, id: version, name: nil), changedAt: changedAt)
-                    } else {
-                        try await send(Self.event(content, id: version), changedAt: changedAt)
-                    }
+                    let split = pushes.split(rendered.rendered)
+                    defer { sent = split }
+                    // Nothing the page shows changed: nothing to send.
+                    guard case .event(let event) = pushes.push(from: sent, to: split) else { continue }
+                    try await send(event, id: version, changedAt: changedAt)
                 case .ping:
                     try await writer.write(ByteBuffer(string: ": ping\n\n"))
                 case .stopping:
@@ -326,39 +325,9 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
 
     /// One Server-Sent Event whose data is `content`: named `name` (`page`:
     /// the whole content), or unnamed (`nil`: a `message`, the changed
-    /// parts — the event a meeting sends every second goes without the 13
-    /// bytes of a name).
+    /// parts), with its `id` line.
     static func event(_ content: String, id: Int, name: String? = "page") -> String {
-        // Every push of every open page goes through here: one pass over
-        // the bytes, each line led by "data: ", carriage returns dropped;
-        // the runs between line breaks are copied whole.
-        let head = name.map { "id: \(id)\nevent: \($0)\ndata: " } ?? "id: \(id)\ndata: "
-        var content = content
-        content.makeContiguousUTF8()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(head.utf8.count + content.utf8.count + 64)
-        bytes.append(contentsOf: head.utf8)
-        let copied: Void? = content.utf8.withContiguousStorageIfAvailable { content in
-            var start = 0
-            for index in content.indices
-            where content[index] == UInt8(ascii: "\n") || content[index] == UInt8(ascii: "\r") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: content[start..<index]))
-                if content[index] == UInt8(ascii: "\n") { bytes.append(contentsOf: "\ndata: ".utf8) }
-                start = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: content[start...]))
-        }
-        if copied == nil {
-            for byte in content.utf8 {
-                switch byte {
-                case UInt8(ascii: "\r"): continue
-                case UInt8(ascii: "\n"): bytes.append(contentsOf: "\ndata: ".utf8)
-                default: bytes.append(byte)
-                }
-            }
-        }
-        bytes.append(contentsOf: "\n\n".utf8)
-        return String(decoding: bytes, as: UTF8.self)
+        "id: \(id)\n" + String(buffer: SharedPushes.event(content, name: name))
     }
 
     /// The session id the request's cookie names, if any.

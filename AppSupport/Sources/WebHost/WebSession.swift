@@ -14,16 +14,6 @@ import Oak
 import Observation
 import WebUI
 
-/// What an open page of a session is sent.
-enum PageSignal: Sendable {
-    /// The state changed: push the content of this version.
-    case changed(version: Int)
-    /// Nothing changed: write a comment, so that a closed page is noticed.
-    case ping
-    /// The server is stopping: tell the page, whose stream ends next.
-    case stopping
-}
-
 /// The app, hosted for one browser session.
 actor WebSession<App: WebApplication>: TransducerHost {
     typealias Hosted = App.Root
@@ -48,25 +38,18 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// and shared runs, each tracked once at a time.
     private let pageTracker = StateTracker()
     private let settledTracker = StateTracker()
-    /// Counts the states the run wrote: the id of each pushed page.
-    private(set) var version = 0
-    /// When the state last changed, in microseconds since 1970, if pushes
-    /// are stamped (``PushTiming``); else 0.
-    private(set) var changedAt: Int64 = 0
-    /// Who listens for changes: open pages (counted) and the first page
-    /// waiting for a settled state (not counted).
-    private var listeners: [UUID: (continuation: AsyncStream<PageSignal>.Continuation, isPage: Bool)] = [:]
-    /// How many pages of this session are open (their event streams).
-    private(set) var openPages = 0
-    /// Waiters for a number of open pages (tests, and the store's sweep).
-    private var pageWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Who is told when what the pages show changes.
+    private nonisolated let pages = PageListeners()
     /// The run, once started.
     private var run: Task<Void, Never>?
+
+    /// Counts the changes of what the pages show: the id of each pushed
+    /// page.
+    nonisolated var version: Int { pages.version }
+    /// How many pages of this session are open (their event streams).
+    nonisolated var openPages: Int { pages.openPages }
     /// Whether the run has ended.
-    private(set) var hasEnded = false
-    /// Whether the server is stopping: the pages have been told, and are
-    /// sent nothing else.
-    private var isStopping = false
+    nonisolated var hasEnded: Bool { pages.hasEnded }
 
     /// Inspects the run, if the host was started with an inspector.
     private let inspector: (any TransducerInspector)?
@@ -88,7 +71,8 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// a page opened at `path`.
     func start(at path: String = "/") async {
         guard run == nil else { return }
-        storage.didChange = { [unowned self] in self.stateDidChange() }
+        let pages = self.pages
+        storage.didChange = { pages.changed() }
         let app = self.app
         let inspector = self.inspector
         run = Task {
@@ -153,7 +137,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// `clock`, whichever comes first: a new session's first response.
     func settledPage(within timeout: Duration, clock: any Clock<Duration>) async -> HTML {
         if !isSettled, timeout > .zero {
-            let changes = listen(isPage: false)
+            let changes = pages.listen(isPage: false)
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await _ in changes.stream {
@@ -166,7 +150,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
                 await group.next()
                 group.cancelAll()
             }
-            removeListener(changes.id)
+            pages.remove(changes.id)
         }
         return page()
     }
@@ -182,7 +166,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// was written (``changedAt``).
     @inline(never)
     func push() -> (content: HTML, changedAt: Int64) {
-        (content(), changedAt)
+        (content(), pages.changedAt)
     }
 
     /// The content of the current state, for a page that is open, led by
@@ -215,15 +199,11 @@ actor WebSession<App: WebApplication>: TransducerHost {
         // Not `withObservationTracking`: a shared run (a meeting's room)
         // publishes on its own isolation, and a publication between the
         // page's read and the tracking's installation must not be missed.
-        tracker.track(body) { [weak self] in
-            Task { await self?.readStateChanged() }
-        }
-    }
-
-    /// A child's state that a page read has changed.
-    private func readStateChanged() {
-        guard !hasEnded else { return }
-        stateDidChange()
+        //
+        // Told where the change happens (the pages' listeners take it from
+        // any isolation): a room's publication reaches each of its viewers'
+        // pages without a task and a hop to each viewer's session.
+        tracker.track(body) { [pages] in pages.changed() }
     }
 
     /// A file the current state's page shows, if any.
@@ -256,84 +236,34 @@ actor WebSession<App: WebApplication>: TransducerHost {
 
     /// A stream of what an open page is to be sent, from now until the
     /// session ends or ``closePage(_:)``; counts as an open page.
-    func openPage() -> (id: UUID, stream: AsyncStream<PageSignal>) {
-        let listener = listen(isPage: true)
-        if !hasEnded { setOpenPages(openPages + 1) }
-        return listener
+    nonisolated func openPage() -> (id: UUID, stream: AsyncStream<PageSignal>) {
+        pages.listen(isPage: true)
     }
 
     /// The page `id` has closed (its connection ended).
-    func closePage(_ id: UUID) {
-        guard let listener = listeners.removeValue(forKey: id) else { return }
-        listener.continuation.finish()
-        if listener.isPage { setOpenPages(openPages - 1) }
+    nonisolated func closePage(_ id: UUID) {
+        pages.remove(id)
     }
 
     /// Tells every open page that the server is stopping (its stream ends
     /// once the session stops); nothing is pushed to them afterwards.
-    func tellPagesStopping() {
-        isStopping = true
-        for listener in listeners.values where listener.isPage {
-            listener.continuation.yield(.stopping)
-        }
+    nonisolated func tellPagesStopping() {
+        pages.tellStopping()
     }
 
     /// Sends every open page a comment: a page whose connection has gone
     /// fails to take it, which closes it.
-    func pingPages() {
-        for listener in listeners.values where listener.isPage {
-            listener.continuation.yield(.ping)
-        }
+    nonisolated func pingPages() {
+        pages.ping()
     }
 
     /// Returns once exactly `count` pages are open.
-    func waitForOpenPages(_ count: Int) async {
-        if openPages == count { return }
-        await withCheckedContinuation { pageWaiters.append((count, $0)) }
-    }
-
-    private func setOpenPages(_ count: Int) {
-        openPages = count
-        let ready = pageWaiters.filter { $0.count == count }
-        pageWaiters.removeAll { $0.count == count }
-        for waiter in ready { waiter.continuation.resume() }
-    }
-
-    private func listen(isPage: Bool) -> (id: UUID, stream: AsyncStream<PageSignal>) {
-        let (stream, continuation) = AsyncStream<PageSignal>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        if hasEnded {
-            continuation.finish()
-            return (id, stream)
-        }
-        listeners[id] = (continuation, isPage)
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.closePage(id) }
-        }
-        return (id, stream)
-    }
-
-    private func removeListener(_ id: UUID) {
-        listeners.removeValue(forKey: id)?.continuation.finish()
-    }
-
-    private func stateDidChange() {
-        guard !isStopping else { return }
-        version += 1
-        if PushTiming.isOn { changedAt = PushTiming.now() }
-        for listener in listeners.values {
-            listener.continuation.yield(.changed(version: version))
-        }
+    nonisolated func waitForOpenPages(_ count: Int) async {
+        await pages.waitForOpenPages(count)
     }
 
     private func end() {
-        guard !hasEnded else { return }
-        hasEnded = true
-        for listener in listeners.values {
-            listener.continuation.finish()
-        }
-        listeners.removeAll()
-        setOpenPages(0)
+        pages.end()
     }
 }
 
@@ -360,9 +290,9 @@ enum PushTiming {
         Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
     }
 
-    /// `event`, led by the comment line that stamps a push of a state
-    /// changed at `changedAt` when stamps are on.
-    static func stamped(_ event: String, changedAt: Int64) -> String {
-        isOn ? ": changed \(changedAt) written \(now())\n" + event : event
+    /// The comment line that stamps a push of a state changed at
+    /// `changedAt` when stamps are on (else nothing).
+    static func stamp(changedAt: Int64) -> String {
+        isOn ? ": changed \(changedAt) written \(now())\n" : ""
     }
 }

@@ -334,7 +334,7 @@ struct WebHostTests {
         await clock.advance(by: .seconds(2))
         #expect(await tally.host.sweep().expired == 1)
         #expect(await tally.host.sessionCount == 0)
-        #expect(await session.hasEnded)
+        #expect(session.hasEnded)
         // The expired session's cookie gets a new session.
         let page = try await client.get("/")
         #expect(page.header("Set-Cookie") != nil)
@@ -426,7 +426,7 @@ struct WebHostTests {
         }
         await session.waitForOpenPages(1)
         await tally.host.stop()
-        #expect(await session.hasEnded)
+        #expect(session.hasEnded)
         // The page's stream ended with the session.
         _ = await reading.result
     }

@@ -1,0 +1,153 @@
+// What open pages that show the same share: one split per content and one
+// event per transition, whatever the number of pages, within bounds; and a
+// session's listeners, told of a change from any isolation.
+
+import NIOCore
+import Testing
+import WebUI
+
+@testable import WebHost
+
+@Suite("Shared pushes")
+struct SharedPushesTests {
+    static func page(clock: String, speaker: String = "Ann") -> String {
+        let html: HTML =
+            "<h2>\(speaker)</h2><p>\(HTML.part("clock", "\(clock)"))</p><p>\(HTML.part("left", "4:00"))</p>"
+        return html.rendered
+    }
+
+    static func text(_ push: SharedPushes.Push) -> String? {
+        guard case .event(let bytes) = push else { return nil }
+        return String(buffer: bytes)
+    }
+
+    @Test func pagesThatShowTheSameShareOneSplitAndOneEvent() throws {
+        let pushes = SharedPushes()
+        // Ten pages, each rendering its own copy of the same two contents.
+        var events: Set<String> = []
+        for _ in 0..<10 {
+            let before = pushes.split(Self.page(clock: "0:01"))
+            let after = pushes.split(Self.page(clock: "0:02"))
+            events.insert(try #require(Self.text(pushes.push(from: before, to: after))))
+        }
+        #expect(pushes.counts == (splits: 2, pushes: 1))
+        #expect(events == ["data: <oak-part data-key=\"clock\">0:02</oak-part>\n\n"])
+    }
+
+    @Test func aPageIsSentWholeFirstOnAChangeOutsideItsPartsAndNothingWhenNothingChanged() throws {
+        let pushes = SharedPushes()
+        let first = pushes.split(Self.page(clock: "0:01"))
+        #expect(Self.text(pushes.push(from: nil, to: first))?.hasPrefix("event: page\ndata: <h2>Ann</h2>") == true)
+        let otherSpeaker = pushes.split(Self.page(clock: "0:01", speaker: "Bo"))
+        #expect(
+            Self.text(pushes.push(from: first, to: otherSpeaker))?.hasPrefix("event: page\ndata: <h2>Bo</h2>") == true)
+        guard case .nothing = pushes.push(from: first, to: pushes.split(Self.page(clock: "0:01"))) else {
+            Issue.record("The same content again sends nothing.")
+            return
+        }
+        // Malformed parts (one inside another): always whole.
+        let nested = "<oak-part data-key=\"a\"><oak-part data-key=\"b\">1</oak-part></oak-part>"
+        let malformed = pushes.split(nested)
+        #expect(malformed.parts == nil)
+        #expect(
+            Self.text(pushes.push(from: malformed, to: pushes.split(nested + " ")))
+                == "event: page\ndata: \(nested) \n\n")
+    }
+
+    @Test func whatIsKeptIsBoundedInNumberAndInBytes() {
+        let pushes = SharedPushes(capacity: 4, maxBytes: 4_000)
+        var previous: SharedPushes.Split?
+        for second in 0..<100 {
+            let split = pushes.split(Self.page(clock: "0:\(second)"))
+            _ = pushes.push(from: previous, to: split)
+            previous = split
+        }
+        #expect(pushes.counts.splits == 4)
+        #expect(pushes.counts.pushes == 4)
+        // A content larger than a quarter of the bytes is split for its page
+        // alone; what is kept stays within the bytes.
+        let large = String(repeating: "x", count: 1_001)
+        let once = pushes.split(large)
+        #expect(pushes.split(large) !== once)
+        var memo = BoundedMemo<Int, Int>(capacity: 10, maxCost: 100)
+        for key in 0..<10 { memo.keep(key, for: key, cost: 20) }
+        #expect(memo.count == 5)
+        #expect(memo[9] == 9 && memo[5] == 5 && memo[4] == nil)
+    }
+
+    @Test func aSplitNamesItsContentAlsoOnceItIsNoLongerKept() throws {
+        // A page keeps the split it was sent; after that split left the
+        // memo, the same content split again is another split, and the
+        // transitions from the kept one stay right.
+        let pushes = SharedPushes(capacity: 1)
+        let first = pushes.split(Self.page(clock: "0:01"))
+        _ = pushes.split(Self.page(clock: "0:02"))
+        let again = pushes.split(Self.page(clock: "0:01"))
+        #expect(again !== first && again.serial != first.serial)
+        guard case .nothing = pushes.push(from: first, to: again) else {
+            Issue.record("Equal contents send nothing.")
+            return
+        }
+        #expect(
+            Self.text(pushes.push(from: first, to: pushes.split(Self.page(clock: "0:03"))))?.contains("0:03") == true)
+    }
+}
+
+@Suite("A session's page listeners")
+struct PageListenersTests {
+    @Test func changesToldFromManyTasksAtOnceLeaveEveryPageWithTheLatestVersion() async {
+        let listeners = PageListeners()
+        let pages = (0..<8).map { _ in listeners.listen(isPage: true) }
+        #expect(listeners.openPages == 8)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { for _ in 0..<250 { listeners.changed() } }
+            }
+        }
+        #expect(listeners.version == 2_000)
+        // Each page holds at most one signal: the latest.
+        listeners.end()
+        for page in pages {
+            var signals: [PageSignal] = []
+            for await signal in page.stream { signals.append(signal) }
+            guard signals.count == 1, case .changed(let version) = signals[0] else {
+                Issue.record("A page that did not read holds the latest change only: \(signals)")
+                continue
+            }
+            #expect(version == 2_000)
+        }
+        #expect(listeners.openPages == 0)
+    }
+
+    @Test func anEndedOrStoppingSessionTellsNothingAndTakesNoListener() async {
+        let listeners = PageListeners()
+        let page = listeners.listen(isPage: true)
+        listeners.tellStopping()
+        listeners.changed()
+        #expect(listeners.version == 0)
+        listeners.end()
+        var signals: [PageSignal] = []
+        for await signal in page.stream { signals.append(signal) }
+        guard signals.count == 1, case .stopping = signals[0] else {
+            Issue.record("Stopping is the last thing told: \(signals)")
+            return
+        }
+        let late = listeners.listen(isPage: true)
+        for await _ in late.stream { Issue.record("An ended session tells a late page nothing.") }
+        #expect(listeners.openPages == 0)
+    }
+
+    @Test func aPageThatGoesAwayIsNoLongerCountedAndWaitersAreReleased() async {
+        let listeners = PageListeners()
+        async let two: Void = listeners.waitForOpenPages(2)
+        let first = listeners.listen(isPage: true)
+        _ = listeners.listen(isPage: false)
+        let second = listeners.listen(isPage: true)
+        await two
+        async let one: Void = listeners.waitForOpenPages(1)
+        listeners.remove(first.id)
+        await one
+        listeners.remove(second.id)
+        #expect(listeners.openPages == 0)
+    }
+}
