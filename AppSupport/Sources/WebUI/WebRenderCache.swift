@@ -13,13 +13,34 @@ import Synchronization
 /// ``WebContext/tokenPlaceholder``, which the host replaces with the
 /// session's token as it sends the page.
 public final class WebRenderCache: Sendable {
+    /// The renderings of one type of key: looked up by the key itself, not
+    /// boxed in an `AnyHashable` (every open page of a room looks its
+    /// rendering up at every tick). Used only under the cache's lock.
+    private final class Renderings<Key: Hashable> {
+        var values: [Key: HTML] = [:]
+    }
+
+    /// A kept rendering, in the ring of the oldest: how to remove it.
+    private struct Kept {
+        var remove: () -> Void
+    }
+
     private struct Entries {
-        var renderings: [AnyHashable: HTML] = [:]
-        /// The keys, oldest first (a ring of `capacity`).
-        var order: [AnyHashable] = []
+        /// The renderings of each type of key, by the key's type.
+        var stores: [ObjectIdentifier: AnyObject] = [:]
+        /// The renderings, oldest first (a ring of `capacity`).
+        var order: [Kept] = []
         var next = 0
+        var count = 0
         var hits = 0
         var misses = 0
+
+        mutating func store<Key: Hashable>(for _: Key.Type) -> Renderings<Key> {
+            if let store = stores[ObjectIdentifier(Key.self)] as? Renderings<Key> { return store }
+            let store = Renderings<Key>()
+            stores[ObjectIdentifier(Key.self)] = store
+            return store
+        }
     }
 
     /// How many renderings are kept at most.
@@ -34,7 +55,7 @@ public final class WebRenderCache: Sendable {
     /// The rendering of `key`, made by `render` if it is not kept.
     public func rendering<Key: Hashable & Sendable>(of key: Key, render: () -> HTML) -> HTML {
         if let kept = entries.withLock({ entries -> HTML? in
-            let kept = entries.renderings[AnyHashable(key)]
+            let kept = entries.store(for: Key.self).values[key]
             if kept == nil { entries.misses += 1 } else { entries.hits += 1 }
             return kept
         }) {
@@ -42,13 +63,16 @@ public final class WebRenderCache: Sendable {
         }
         let rendered = render()
         entries.withLock { entries in
-            let key = AnyHashable(key)
-            guard entries.renderings.updateValue(rendered, forKey: key) == nil else { return }
+            let store = entries.store(for: Key.self)
+            guard store.values.updateValue(rendered, forKey: key) == nil else { return }
+            entries.count += 1
+            let kept = Kept { [weak store] in store?.values[key] = nil }
             if entries.order.count < capacity {
-                entries.order.append(key)
+                entries.order.append(kept)
             } else {
-                entries.renderings[entries.order[entries.next]] = nil
-                entries.order[entries.next] = key
+                entries.order[entries.next].remove()
+                entries.count -= 1
+                entries.order[entries.next] = kept
                 entries.next = (entries.next + 1) % capacity
             }
         }
@@ -59,7 +83,7 @@ public final class WebRenderCache: Sendable {
     public var counts: (hits: Int, misses: Int) { entries.withLock { ($0.hits, $0.misses) } }
 
     /// How many renderings are kept.
-    public var count: Int { entries.withLock { $0.renderings.count } }
+    public var count: Int { entries.withLock { $0.count } }
 
     /// `page`, rendered to share, as the session whose token is `token`
     /// gets it: every ``WebContext/tokenPlaceholder`` replaced. `token` is

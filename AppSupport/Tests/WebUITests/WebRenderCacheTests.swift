@@ -45,6 +45,26 @@ struct WebRenderCacheTests {
         #expect(cache.count == 2)
     }
 
+    @Test func theOldestGoFirstWhateverTheTypeOfTheirKeys() {
+        let cache = WebRenderCache(capacity: 2)
+        let context = WebContext(sharingThrough: cache)
+        _ = context.shared(Meeting(elapsed: 1)) { "meeting" }
+        _ = context.shared(List(elapsed: 1)) { "list" }
+        _ = context.shared(List(elapsed: 2)) { "list 2" }
+        #expect(cache.count == 2)
+        var rendered: [String] = []
+        _ = context.shared(List(elapsed: 1)) {
+            rendered.append("list")
+            return ""
+        }
+        _ = context.shared(Meeting(elapsed: 1)) {
+            rendered.append("meeting")
+            return ""
+        }
+        #expect(rendered == ["meeting"])  // the meeting was the oldest
+        #expect(cache.count == 2)
+    }
+
     @Test func aContextThatKeepsBindingsAlwaysRenders() {
         let context = WebContext(token: "t")
         var renders = 0
