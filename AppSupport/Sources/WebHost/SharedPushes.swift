@@ -12,16 +12,16 @@ import WebUI
 /// The splits and events shared by the open pages of one host, bounded in
 /// number and in bytes (the oldest go first).
 final class SharedPushes: Sendable {
-    /// A content as pages were sent it: its split at its parts (`nil`:
-    /// malformed, sent whole), and a number that names it among the
-    /// splits kept (a transition's key).
+    /// What a page remembers of the content it was sent: its split at its
+    /// parts (hashes and ranges; `nil`: malformed, sent whole), and a
+    /// number that names the content among the splits kept (a
+    /// transition's key). Not the content: a page that shows what no other
+    /// does holds no copy of it.
     final class Split: Sendable {
-        let content: String
         let parts: PageParts?
         let serial: UInt64
 
-        init(content: String, serial: UInt64) {
-            self.content = content
+        init(_ content: String, serial: UInt64) {
             self.parts = PageParts(content)
             self.serial = serial
         }
@@ -98,7 +98,7 @@ final class SharedPushes: Sendable {
             memo.serial &+= 1
             return memo.serial
         }
-        let split = Split(content: key.content, serial: serial)
+        let split = Split(key.content, serial: serial)
         return memo.withLock { memo in
             // Made meanwhile by another page: theirs, so that the
             // transitions of both are one.
@@ -109,17 +109,18 @@ final class SharedPushes: Sendable {
     }
 
     /// What takes a page that was sent `previous` (`nil`: nothing yet) to
-    /// `next`: the changed parts alone (an unnamed event) when only parts
-    /// changed, else the whole content (a `page` event).
-    func push(from previous: Split?, to next: Split) -> Push {
-        guard let previous else { return .event(Self.event(next.content, name: "page")) }
+    /// `next`, the split of `content`: the changed parts alone (an unnamed
+    /// event) when only parts changed, else the whole content (a `page`
+    /// event).
+    func push(from previous: Split?, to next: Split, content: String) -> Push {
+        guard let previous else { return .event(Self.event(content, name: "page")) }
         let transition = Transition(from: previous.serial, to: next.serial)
         if let kept = memo.withLock({ $0.pushes[transition] }) { return kept }
         let push: Push
         if let parts = next.parts, let before = previous.parts, let changed = parts.changedParts(since: before) {
-            push = changed.isEmpty ? .nothing : .event(Self.event(changed.map { next.content[$0] }.joined(), name: nil))
+            push = changed.isEmpty ? .nothing : .event(Self.event(changed.map { content[$0] }.joined(), name: nil))
         } else {
-            push = .event(Self.event(next.content, name: "page"))
+            push = .event(Self.event(content, name: "page"))
         }
         let cost: Int
         switch push {

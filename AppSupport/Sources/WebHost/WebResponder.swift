@@ -251,8 +251,11 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
                 try await writer.write(buffer)
             }
             var version = first.version
-            var sent = pushes.split(await first.content().rendered)
-            if case .event(let event) = pushes.push(from: nil, to: sent) { try await send(event, id: version) }
+            let content = await first.content().rendered
+            var sent = pushes.split(content)
+            if case .event(let event) = pushes.push(from: nil, to: sent, content: content) {
+                try await send(event, id: version)
+            }
             for await signal in signals {
                 guard let session else { break }
                 switch signal {
@@ -260,10 +263,13 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
                     guard next != version else { continue }
                     version = next
                     let (rendered, changedAt) = await session.push()
-                    let split = pushes.split(rendered.rendered)
+                    let content = rendered.rendered
+                    let split = pushes.split(content)
                     defer { sent = split }
                     // Nothing the page shows changed: nothing to send.
-                    guard case .event(let event) = pushes.push(from: sent, to: split) else { continue }
+                    guard case .event(let event) = pushes.push(from: sent, to: split, content: content) else {
+                        continue
+                    }
                     try await send(event, id: version, changedAt: changedAt)
                 case .ping:
                     try await writer.write(ByteBuffer(string: ": ping\n\n"))

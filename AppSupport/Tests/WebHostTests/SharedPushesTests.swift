@@ -27,8 +27,7 @@ struct SharedPushesTests {
         var events: Set<String> = []
         for _ in 0..<10 {
             let before = pushes.split(Self.page(clock: "0:01"))
-            let after = pushes.split(Self.page(clock: "0:02"))
-            events.insert(try #require(Self.text(pushes.push(from: before, to: after))))
+            events.insert(try #require(Self.text(pushes.push(from: before, toContent: Self.page(clock: "0:02")))))
         }
         #expect(pushes.counts == (splits: 2, pushes: 1))
         #expect(events == ["data: <oak-part data-key=\"clock\">0:02</oak-part>\n\n"])
@@ -37,11 +36,14 @@ struct SharedPushesTests {
     @Test func aPageIsSentWholeFirstOnAChangeOutsideItsPartsAndNothingWhenNothingChanged() throws {
         let pushes = SharedPushes()
         let first = pushes.split(Self.page(clock: "0:01"))
-        #expect(Self.text(pushes.push(from: nil, to: first))?.hasPrefix("event: page\ndata: <h2>Ann</h2>") == true)
-        let otherSpeaker = pushes.split(Self.page(clock: "0:01", speaker: "Bo"))
         #expect(
-            Self.text(pushes.push(from: first, to: otherSpeaker))?.hasPrefix("event: page\ndata: <h2>Bo</h2>") == true)
-        guard case .nothing = pushes.push(from: first, to: pushes.split(Self.page(clock: "0:01"))) else {
+            Self.text(pushes.push(from: nil, toContent: Self.page(clock: "0:01")))?.hasPrefix(
+                "event: page\ndata: <h2>Ann</h2>") == true)
+        let otherSpeaker = Self.page(clock: "0:01", speaker: "Bo")
+        #expect(
+            Self.text(pushes.push(from: first, toContent: otherSpeaker))?.hasPrefix("event: page\ndata: <h2>Bo</h2>")
+                == true)
+        guard case .nothing = pushes.push(from: first, toContent: Self.page(clock: "0:01")) else {
             Issue.record("The same content again sends nothing.")
             return
         }
@@ -50,7 +52,7 @@ struct SharedPushesTests {
         let malformed = pushes.split(nested)
         #expect(malformed.parts == nil)
         #expect(
-            Self.text(pushes.push(from: malformed, to: pushes.split(nested + " ")))
+            Self.text(pushes.push(from: malformed, toContent: nested + " "))
                 == "event: page\ndata: \(nested) \n\n")
     }
 
@@ -58,8 +60,9 @@ struct SharedPushesTests {
         let pushes = SharedPushes(capacity: 4, maxBytes: 4_000)
         var previous: SharedPushes.Split?
         for second in 0..<100 {
-            let split = pushes.split(Self.page(clock: "0:\(second)"))
-            _ = pushes.push(from: previous, to: split)
+            let content = Self.page(clock: "0:\(second)")
+            let split = pushes.split(content)
+            _ = pushes.push(from: previous, to: split, content: content)
             previous = split
         }
         #expect(pushes.counts.splits == 4)
@@ -84,12 +87,19 @@ struct SharedPushesTests {
         _ = pushes.split(Self.page(clock: "0:02"))
         let again = pushes.split(Self.page(clock: "0:01"))
         #expect(again !== first && again.serial != first.serial)
-        guard case .nothing = pushes.push(from: first, to: again) else {
+        guard case .nothing = pushes.push(from: first, to: again, content: Self.page(clock: "0:01")) else {
             Issue.record("Equal contents send nothing.")
             return
         }
         #expect(
-            Self.text(pushes.push(from: first, to: pushes.split(Self.page(clock: "0:03"))))?.contains("0:03") == true)
+            Self.text(pushes.push(from: first, toContent: Self.page(clock: "0:03")))?.contains("0:03") == true)
+    }
+}
+
+extension SharedPushes {
+    /// The push from `previous` to `content`, split here.
+    func push(from previous: Split?, toContent content: String) -> Push {
+        push(from: previous, to: split(content), content: content)
     }
 }
 
