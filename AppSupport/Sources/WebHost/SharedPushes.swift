@@ -111,7 +111,8 @@ final class SharedPushes: Sendable {
     /// What takes a page that was sent `previous` (`nil`: nothing yet) to
     /// `next`, the split of `content`: the changed parts alone (an unnamed
     /// event) when only parts changed, else the whole content (a `page`
-    /// event).
+    /// event). `content` may be another string than the one split, of the
+    /// same bytes: the split's ranges are UTF-8 offsets into either.
     func push(from previous: Split?, to next: Split, content: String) -> Push {
         guard let previous else { return .event(Self.event(content, name: "page")) }
         let transition = Transition(from: previous.serial, to: next.serial)
