@@ -21,8 +21,8 @@ final class SharedPushes: Sendable {
         let parts: PageParts?
         let serial: UInt64
 
-        init(_ content: String, serial: UInt64) {
-            self.parts = PageParts(content)
+        init(parts: PageParts?, serial: UInt64) {
+            self.parts = parts
             self.serial = serial
         }
     }
@@ -94,15 +94,13 @@ final class SharedPushes: Sendable {
     func split(_ content: String) -> Split {
         let key = ContentKey(content)
         if let kept = memo.withLock({ $0.splits[key] }) { return kept }
-        let serial = memo.withLock { memo -> UInt64 in
-            memo.serial &+= 1
-            return memo.serial
-        }
-        let split = Split(key.content, serial: serial)
+        let parts = PageParts(key.content)
         return memo.withLock { memo in
             // Made meanwhile by another page: theirs, so that the
             // transitions of both are one.
             if let kept = memo.splits[key] { return kept }
+            memo.serial &+= 1
+            let split = Split(parts: parts, serial: memo.serial)
             memo.splits.keep(split, for: key, cost: content.utf8.count)
             return split
         }

@@ -86,7 +86,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
                 // anything else ends the session the same way: its page
                 // reloads into a new one.
             }
-            self.end()
+            self.pages.end()
         }
         await app.start(proxy, at: path)
     }
@@ -96,7 +96,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     func stop() async {
         proxy.cancel()
         await run?.value
-        end()
+        pages.end()
     }
 
     /// What the forms and intents of this session's pages need: a page to
@@ -260,10 +260,6 @@ actor WebSession<App: WebApplication>: TransducerHost {
     /// Returns once exactly `count` pages are open.
     nonisolated func waitForOpenPages(_ count: Int) async {
         await pages.waitForOpenPages(count)
-    }
-
-    private func end() {
-        pages.end()
     }
 }
 

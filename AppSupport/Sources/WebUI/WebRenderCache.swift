@@ -20,18 +20,13 @@ public final class WebRenderCache: Sendable {
         var values: [Key: HTML] = [:]
     }
 
-    /// A kept rendering, in the ring of the oldest: how to remove it.
-    private struct Kept {
-        var remove: () -> Void
-    }
-
     private struct Entries {
         /// The renderings of each type of key, by the key's type.
         var stores: [ObjectIdentifier: AnyObject] = [:]
-        /// The renderings, oldest first (a ring of `capacity`).
-        var order: [Kept] = []
+        /// How to remove each kept rendering, oldest first (a ring of
+        /// `capacity`: one entry per rendering kept).
+        var order: [() -> Void] = []
         var next = 0
-        var count = 0
         var hits = 0
         var misses = 0
 
@@ -65,14 +60,12 @@ public final class WebRenderCache: Sendable {
         entries.withLock { entries in
             let store = entries.store(for: Key.self)
             guard store.values.updateValue(rendered, forKey: key) == nil else { return }
-            entries.count += 1
-            let kept = Kept { [weak store] in store?.values[key] = nil }
+            let remove: () -> Void = { [weak store] in store?.values[key] = nil }
             if entries.order.count < capacity {
-                entries.order.append(kept)
+                entries.order.append(remove)
             } else {
-                entries.order[entries.next].remove()
-                entries.count -= 1
-                entries.order[entries.next] = kept
+                entries.order[entries.next]()
+                entries.order[entries.next] = remove
                 entries.next = (entries.next + 1) % capacity
             }
         }
@@ -83,7 +76,7 @@ public final class WebRenderCache: Sendable {
     public var counts: (hits: Int, misses: Int) { entries.withLock { ($0.hits, $0.misses) } }
 
     /// How many renderings are kept.
-    public var count: Int { entries.withLock { $0.count } }
+    public var count: Int { entries.withLock { $0.order.count } }
 
     /// `page`, rendered to share, as the session whose token is `token`
     /// gets it: every ``WebContext/tokenPlaceholder`` replaced. `token` is
