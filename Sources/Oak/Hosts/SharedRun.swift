@@ -309,22 +309,27 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
     /// Makes `state` the latest and wakes the watchers that wait; tells
     /// the registrar's observers once a view has read the state.
     func publish(_ state: State) {
-        if core.withLock({ $0.isObserved }) {
-            stateChanging(observation) { store(state) }
+        // Unobserved, the state is stored under the lock that says so (as
+        // a child's storage does): a view whose first read takes the lock
+        // before sees `isObserved` set here and is told; one that takes
+        // it after reads the new state. Checked and stored under two locks,
+        // a first read in between would read the old state untold.
+        let stored = core.withLock { core -> (UInt64, [Core.Waiter])? in
+            guard !core.isObserved else { return nil }
+            return core.store(state)
+        }
+        if let (version, waiting) = stored {
+            wake(waiting, with: state, version: version)
         } else {
-            store(state)
+            stateChanging(observation) {
+                let (version, waiting) = core.withLock { $0.store(state) }
+                wake(waiting, with: state, version: version)
+            }
         }
     }
 
-    /// Makes `state` the latest and wakes the watchers that wait.
-    private func store(_ state: State) {
-        let (version, waiting) = core.withLock { core -> (UInt64, [Core.Waiter]) in
-            core.state = state
-            core.version &+= 1
-            guard !core.waiting.isEmpty else { return (core.version, []) }
-            defer { core.waiting.removeAll(keepingCapacity: true) }
-            return (core.version, Array(core.waiting.values))
-        }
+    /// Gives the watchers that waited `state`, the latest at `version`.
+    private func wake(_ waiting: [Core.Waiter], with state: State, version: UInt64) {
         for waiter in waiting {
             waiter.resume(returning: Delivery(version: version, state: state))
         }
@@ -377,6 +382,16 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
 
         init(state: State) {
             self.state = state
+        }
+
+        /// Makes `state` the latest; the new version and the watchers that
+        /// waited for it, to wake once the lock is released.
+        mutating func store(_ state: State) -> (UInt64, [Waiter]) {
+            self.state = state
+            version &+= 1
+            guard !waiting.isEmpty else { return (version, []) }
+            defer { waiting.removeAll(keepingCapacity: true) }
+            return (version, Array(waiting.values))
         }
 
         /// What the watcher that saw version `seen` can have now: the

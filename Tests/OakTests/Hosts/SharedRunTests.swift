@@ -2,9 +2,10 @@
 // first, then the latest state it has not seen (coalesced), until the run
 // ends; a watcher that does not read holds nothing; equal states wake no
 // one; the end reaches every watcher; a shared run runs once. The property
-// test joins, reads, leaves and ends at random, with every core busy beside
-// it for half the sequences.
+// test joins, reads, leaves, tracks (as a view) and ends at random, with
+// every core busy beside it for half the sequences.
 
+import Dispatch
 import Observation
 import PropertyBased
 import Synchronization
@@ -242,6 +243,39 @@ struct SharedRunTests {
         #expect(shared.state.count == 9)
     }
 
+    /// The first read of a view and the first publication, on two
+    /// threads at once, many times: the view reads the new state or is
+    /// told of it — never the old state untold (which a check of "is it
+    /// observed" and a store under two locks allowed: the page of the
+    /// first session to show a shared list stayed on "loading").
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func aFirstReadRacingTheFirstPublicationReadsTheNewStateOrIsTold() {
+        var missed = 0
+        for _ in 0..<5_000 {
+            let shared = SharedRun<SharedTally>(initialState: .init())
+            let told = Locked(false)
+            let read = Locked(-1)
+            let ready = Atomic(0)
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                // Both threads start together.
+                ready.add(1, ordering: .sequentiallyConsistent)
+                while ready.load(ordering: .sequentiallyConsistent) < 2 {}
+                if thread == 0 {
+                    shared.broadcast.publish(SharedTally.State(count: 1))
+                } else {
+                    let count = withStateTracking {
+                        shared.state.count
+                    } onChange: {
+                        told.withLock { $0 = true }
+                    }
+                    read.withLock { $0 = count }
+                }
+            }
+            if read.withLock({ $0 }) == 0, !told.withLock({ $0 }) { missed += 1 }
+        }
+        #expect(missed == 0, "\(missed) first reads kept the old state untold")
+    }
+
     @Test func aStateThatIsNotEquatableIsPublishedAtEveryUpdate() async throws {
         let shared = SharedRun<HostTally>(initialState: .init())
         let run = Task { try await shared.run() }
@@ -419,6 +453,9 @@ enum WatcherPlan: Sendable, CustomStringConvertible {
     case neverReads
     /// Joins after the run has processed this many events, then reads all.
     case joinsLate(Int)
+    /// A view: reads the state where it is tracked (``StateTracker``), and
+    /// again each time it is told of a change, until the run has ended.
+    case tracks
 
     var description: String {
         switch self {
@@ -426,6 +463,7 @@ enum WatcherPlan: Sendable, CustomStringConvertible {
         case .leavesAfter(let n): "leaves after \(n)"
         case .neverReads: "never reads"
         case .joinsLate(let n): "joins after \(n)"
+        case .tracks: "tracks"
         }
     }
 }
@@ -442,10 +480,11 @@ struct SharedRunSequence: Sendable, CustomStringConvertible {
         var random = SplitMix64(seed: seed)
         amounts = (0..<Int(random.next() % 40)).map { _ in 1 + Int(random.next() % 5) }
         watchers = (0..<(1 + Int(random.next() % 24))).map { _ in
-            switch random.next() % 4 {
+            switch random.next() % 5 {
             case 0: .readsAll
             case 1: .leavesAfter(Int(random.next() % 6))
             case 2: .neverReads
+            case 3: .tracks
             default: .joinsLate(Int(random.next() % 40))
             }
         }
@@ -511,6 +550,32 @@ struct SharedRunPropertyTests {
                                 await Task.yield()
                             }
                             for await state in shared.states { seen.append(state.rank) }
+                        case .tracks:
+                            // Reads again only when told: once the run has
+                            // ended, what it read last untold must be the
+                            // final state (a publication tells its views
+                            // before the run ends).
+                            let tracker = StateTracker()
+                            let (told, tell) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+                            let wasTold = Atomic(false)
+                            while true {
+                                wasTold.store(false, ordering: .sequentiallyConsistent)
+                                let rank = tracker.track {
+                                    shared.state.rank
+                                } onChange: {
+                                    wasTold.store(true, ordering: .sequentiallyConsistent)
+                                    tell.yield()
+                                }
+                                if seen.last != rank { seen.append(rank) }
+                                await withTaskGroup(of: Void.self) { group in
+                                    group.addTask { for await _ in told { return } }
+                                    group.addTask { _ = await run.result }
+                                    await group.next()
+                                    group.cancelAll()
+                                }
+                                if shared.ending != nil, !wasTold.load(ordering: .sequentiallyConsistent) { break }
+                            }
+                            tracker.cancel()
                         }
                         return seen
                     })
@@ -537,7 +602,7 @@ struct SharedRunPropertyTests {
                 guard let seen = await withinDeadline("watcher \(plan)", { await watcher.value }) else { return }
                 #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 }, "\(sequence): \(plan) saw \(seen)")
                 switch plan {
-                case .readsAll, .joinsLate, .neverReads:
+                case .readsAll, .joinsLate, .neverReads, .tracks:
                     #expect(seen.last == final, "\(sequence): \(plan) saw \(seen), final \(final)")
                 case .leavesAfter:
                     break
