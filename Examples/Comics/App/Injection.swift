@@ -44,7 +44,10 @@ extension Sources {
         let store = try await favourites(readOnly: readOnly, services: &services)
         let comics = ComicsEnv.live(
             source: ComicsSource(base: base), favourites: store, loadsImages: loadsImages, cache: ComicsCache())
-        return Main.Env(comics: comics, favourites: .live(store))
+        let favourites = FavouritesEnv.live(store)
+        // Before the store: the list's run lets go of the change feed.
+        services.closing("the favourites list") { await favourites.list.close() }
+        return Main.Env(comics: comics, favourites: favourites)
     }
 
     /// The favourites' store: the database's, or the data directory's file.

@@ -26,14 +26,18 @@ public struct Favourite: Equatable, Hashable, Sendable, Identifiable, Codable {
 /// What the Favourites feature needs from the world.
 public struct FavouritesEnv: Sendable {
     /// Every favourite, newest first.
-    public var all: @Sendable () async throws(FavouritesError) -> [Favourite]
+    public let all: @Sendable () async throws(FavouritesError) -> [Favourite]
     /// Forgets favourite `number`.
     public var remove: @Sendable (_ number: Int) async throws(FavouritesError) -> Void
 
     /// The favourites after every change, from now on (whoever made it:
     /// another browser session of the same server, say); the first element
     /// may be the list now. An empty stream where nothing else changes them.
-    public var changes: @Sendable () -> AsyncStream<[Favourite]>
+    public let changes: @Sendable () -> AsyncStream<[Favourite]>
+    /// The list every session that has this port shows: one run, reading
+    /// with `all` and following `changes` as they were given to
+    /// ``init(all:remove:changes:)``, started by the first session.
+    public let list: SharedFavourites
 
     /// An environment from its parts.
     public init(
@@ -44,6 +48,7 @@ public struct FavouritesEnv: Sendable {
         self.all = all
         self.remove = remove
         self.changes = changes
+        self.list = SharedFavourites(all: all, changes: changes)
     }
 }
 

@@ -1,5 +1,7 @@
 // The Favourites feature: the list of kept comics, newest first; move the
-// selection, open one (the parent shows it), remove one.
+// selection, open one (the parent shows it), remove one. The list is the
+// process's (FavouritesList, one shared run every session reads); a
+// session keeps only its selection and notice.
 
 import Oak
 
@@ -15,26 +17,64 @@ public enum Favourites: EffectTransducer {
         case unavailable(FavouritesError)
     }
 
-    /// The feature's state.
-    public struct State: NonTerminal, Equatable, Hashable, Sendable {
-        /// What the feature shows.
-        public internal(set) var phase: Phase
-        /// The selected row.
-        public internal(set) var selection: Int
+    /// The feature's state: the session's selection and notice; the list
+    /// itself is the process's one copy (``FavouritesList``), read through
+    /// ``list``.
+    public struct State: NonTerminal, Equatable, Sendable {
+        /// The process's list, once this session has attached to it.
+        public internal(set) var list: SharedRun<FavouritesList>?
+        /// The row the user chose (``selection`` keeps it within the list).
+        var chosen: Int
         /// A message about the last intent.
         public internal(set) var notice: String?
 
         /// The state before the feature starts: loading.
         public init() {
-            self.init(phase: .loading)
+            chosen = 0
         }
 
-        /// A state; by default loading.
-        init(phase: Phase = .loading, selection: Int = 0, notice: String? = nil) {
-            self.phase = phase
-            self.selection = selection
+        /// A state showing `phase` from a list of its own (not run), for
+        /// tests and previews.
+        init(phase: Phase, selection: Int = 0, notice: String? = nil) {
+            self.list = SharedRun(initialState: FavouritesList.State(phase: phase))
+            self.chosen = selection
             self.notice = notice
         }
+
+        /// What the feature shows: the list's phase, loading until this
+        /// session has attached to it.
+        public var phase: Phase { list?.state.phase ?? .loading }
+
+        /// The favourites shown.
+        public var favourites: [Favourite] {
+            if case .list(let favourites) = phase { favourites } else { [] }
+        }
+
+        /// The selected row: the one chosen, or the last when the list got
+        /// shorter since.
+        public var selection: Int { min(chosen, max(favourites.count - 1, 0)) }
+
+        /// The selected favourite, if any.
+        public var selected: Favourite? {
+            let favourites = favourites
+            return favourites.indices.contains(selection) ? favourites[selection] : nil
+        }
+
+        /// What the session shows, as a value (the list's phase copied):
+        /// what a stale page's intents are checked against, and what a
+        /// rendering is kept by. The state itself holds the list's run,
+        /// which changes without the state changing.
+        public var shown: Shown { Shown(phase: phase, selection: selection, notice: notice) }
+    }
+
+    /// What a session shows at one moment (``State/shown``).
+    public struct Shown: Hashable, Sendable {
+        /// The list, or why there is none.
+        public let phase: Phase
+        /// The selected row.
+        public let selection: Int
+        /// A message about the last intent.
+        public let notice: String?
 
         /// The favourites shown.
         public var favourites: [Favourite] {
@@ -43,7 +83,8 @@ public enum Favourites: EffectTransducer {
 
         /// The selected favourite, if any.
         public var selected: Favourite? {
-            favourites.indices.contains(selection) ? favourites[selection] : nil
+            let favourites = favourites
+            return favourites.indices.contains(selection) ? favourites[selection] : nil
         }
     }
 
@@ -69,9 +110,9 @@ public enum Favourites: EffectTransducer {
     /// feature's own: no other module can make or read one.
     public struct Answer: Equatable, Sendable {
         enum Kind: Equatable, Sendable {
-            /// The favourites were read.
-            case didLoad([Favourite])
-            /// Reading or changing them failed.
+            /// The session is attached to the process's list.
+            case attached(SharedRun<FavouritesList>)
+            /// Removing one failed.
             case didFail(FavouritesError)
             /// A favourite was removed.
             case didRemove(Int)
@@ -95,16 +136,23 @@ public enum Favourites: EffectTransducer {
     public static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
         switch event {
         case .load:
-            state.phase = .loading
-            return (.combine(reload(), watch()), .changed(state))
+            // The first time, attach to the process's list (the first
+            // session to attach starts reading it); then, read it again (a
+            // list that could not be read: "retry").
+            if let list = state.list {
+                return (Effect(id: "reload") { _, _ in await list.proxy.send(.load) }, .changed(state))
+            }
+            return (
+                Effect(id: "attach") { env, input in try input.send(.attached(env.list.attach())) }, .changed(state)
+            )
         case .up:
-            state.selection = max(state.selection - 1, 0)
+            state.chosen = max(state.selection - 1, 0)
         case .down:
-            state.selection = min(state.selection + 1, max(state.favourites.count - 1, 0))
+            state.chosen = min(state.selection + 1, max(state.favourites.count - 1, 0))
         case .open:
             if let selected = state.selected { return (nil, .open(selected.number)) }
         case .remove:
-            guard let selected = state.selected else { break }
+            guard let selected = state.selected, let list = state.list else { break }
             state.notice = nil
             let number = selected.number
             return (
@@ -115,6 +163,9 @@ public enum Favourites: EffectTransducer {
                         try input.send(.didFail(error))
                         return
                     }
+                    // Shown by every session at once (before this one says
+                    // it is done); the change feed confirms it.
+                    await list.proxy.send(.didRemove(number))
                     try input.send(.didRemove(number))
                 }, .changed(state)
             )
@@ -126,53 +177,23 @@ public enum Favourites: EffectTransducer {
 
     static func answered(_ state: inout State, _ answer: Answer.Kind) {
         switch answer {
-        case .didLoad(let favourites):
-            state.phase = .list(favourites)
-            state.selection = min(state.selection, max(favourites.count - 1, 0))
+        case .attached(let list):
+            state.list = list
         case .didFail(let error):
-            if case .list = state.phase {
-                state.notice = error.description
-            } else {
-                state.phase = .unavailable(error)
-            }
+            state.notice = error.description
         case .didRemove(let number):
-            let remaining = state.favourites.filter { $0.number != number }
-            state.phase = .list(remaining)
-            state.selection = min(state.selection, max(remaining.count - 1, 0))
             state.notice = "Removed #\(number)."
-        }
-    }
-
-    /// Follows the changes others make (another session of a server): each
-    /// new list arrives as `.didLoad`, so the view stays current without a
-    /// reload.
-    static func watch() -> Self.Effect {
-        Effect(id: "watch") { env, input in
-            for await favourites in env.changes() {
-                try input.send(.didLoad(favourites))
-            }
-        }
-    }
-
-    static func reload() -> Self.Effect {
-        Effect(id: "load") { env, input in
-            let favourites: [Favourite]
-            do throws(FavouritesError) {
-                favourites = try await env.all()
-            } catch {
-                try input.send(.didFail(error))
-                return
-            }
-            try input.send(.didLoad(favourites))
         }
     }
 }
 
 extension Favourites.Event {
-    /// The favourites were read.
-    static func didLoad(_ favourites: [Favourite]) -> Self { .answer(Favourites.Answer(kind: .didLoad(favourites))) }
+    /// The session is attached to the process's list.
+    static func attached(_ list: SharedRun<FavouritesList>) -> Self {
+        .answer(Favourites.Answer(kind: .attached(list)))
+    }
 
-    /// Reading or changing them failed.
+    /// Removing one failed.
     static func didFail(_ error: FavouritesError) -> Self { .answer(Favourites.Answer(kind: .didFail(error))) }
 
     /// A favourite was removed.

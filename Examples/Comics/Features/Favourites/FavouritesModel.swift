@@ -5,8 +5,9 @@ import Oak
 
 /// What a view of the Favourites feature shows and offers.
 public struct FavouritesModel {
-    /// The state shown.
-    public var state: Favourites.State
+    /// What is shown: the session's state with the list as it was when
+    /// the model was made (one rendering shows one list).
+    public var state: Favourites.Shown
     /// The intents valid now, with their labels.
     public var intents: [(kind: Kind, intent: Intent<Favourites.Event>)]
 
@@ -31,11 +32,13 @@ public struct FavouritesModel {
 }
 
 extension Favourites {
-    /// The part of the state that decides which intents are valid.
-    public static func scope(of state: State) -> State { state }
+    /// What decides which intents are valid: what the session shows (a
+    /// page's intents are refused once the list it showed has changed).
+    public static func scope(of state: State) -> Shown { state.shown }
 
     /// The model of `state`.
-    public static func model(of state: State, intents: Intents<Favourites, State>) -> FavouritesModel {
+    public static func model(of state: State, intents: Intents<Favourites, Shown>) -> FavouritesModel {
+        let state = state.shown
         var offered: [(kind: FavouritesModel.Kind, intent: Intent<Event>)] = []
         switch state.phase {
         case .loading:

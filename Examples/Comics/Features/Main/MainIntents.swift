@@ -31,7 +31,7 @@ public struct MainIntents {
     /// The Comics feature's intents, sent to its run through its handle.
     public var comics: Intents<Comics, Comics.Phase>?
     /// The Favourites feature's intents, while it runs.
-    public var favourites: Intents<Favourites, Favourites.State>?
+    public var favourites: Intents<Favourites, Favourites.Shown>?
     /// The Comics feature's state these intents were made from.
     let comicsState: Comics.State?
     /// The Favourites feature's state these intents were made from.

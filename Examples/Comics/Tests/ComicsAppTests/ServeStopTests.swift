@@ -20,10 +20,11 @@ struct ServeStopTests {
         let comics = try ComicsProgram.url()
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        // The server first (its sessions end), then the offline catalog it
-        // read from (the SQLite store needs no closing).
+        // The server first (its sessions end), then the favourites list
+        // its sessions shared (it lets go of the store's changes), then the
+        // offline catalog it read from (the SQLite store needs no closing).
         try await GracefulStop.check(
             comics, arguments: ["serve", "--port", "0", "--data-dir", scratch.path("data").path], signal: signal,
-            stops: ["the web server", "the offline catalog"])
+            stops: ["the web server", "the favourites list", "the offline catalog"])
     }
 }

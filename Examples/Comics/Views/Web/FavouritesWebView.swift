@@ -19,12 +19,12 @@ public enum FavouritesWebView {
     /// The key of the scene's rendering (``WebContext/shared(_:render:)``):
     /// it shows the state and nothing else.
     public struct Section: Hashable, Sendable {
-        /// The state shown.
-        public let state: Favourites.State
+        /// What is shown.
+        public let shown: Favourites.Shown
 
-        /// The key of the scene showing `state`.
-        public init(state: Favourites.State) {
-            self.state = state
+        /// The key of the scene showing `shown`.
+        public init(_ shown: Favourites.Shown) {
+            self.shown = shown
         }
     }
 

@@ -42,7 +42,7 @@ public enum MainWebView {
             scene =
                 intents.favouritesModel(state).map { model in
                     // The same list on many sessions is rendered once.
-                    context.shared(FavouritesWebView.Section(state: model.state)) {
+                    context.shared(FavouritesWebView.Section(model.state)) {
                         FavouritesWebView.render(model, open: { intents.openComic($0, state) }, context: context)
                     }
                 } ?? starting
