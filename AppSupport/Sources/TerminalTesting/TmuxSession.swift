@@ -121,6 +121,38 @@ public struct TmuxSession: Sendable {
             .trimmingCharacters(in: .newlines)
     }
 
+    /// Sends `signal` to the program the pane's shell runs (a child of the
+    /// pane's first process, as ``BuiltProgram/script(running:_:pipeOutput:locale:terminal:scratch:)``
+    /// starts it): as a deploy (`SIGTERM`) or a closed terminal
+    /// (`SIGHUP`) would.
+    public func signalProgram(_ signal: Int32) async throws {
+        guard let shell = Int32(try await display("#{pane_pid}")) else {
+            throw TmuxError.noProgram("the pane has no process")
+        }
+        let children = try Self.children(of: shell)
+        guard !children.isEmpty else { throw TmuxError.noProgram("the pane's shell (\(shell)) runs nothing") }
+        for child in children { _ = Foundation.kill(child, signal) }
+    }
+
+    /// The processes whose parent is `parent`.
+    static func children(of parent: Int32) throws -> [Int32] {
+        #if os(Linux)
+        // /proc/PID/stat: "PID (name) state PPID …"; the name may hold
+        // spaces and parentheses, so the fields are read after the last ")".
+        let entries = try FileManager.default.contentsOfDirectory(atPath: "/proc")
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let end = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
+        }
+        #else
+        throw TmuxError.noProgram("finding a process's children needs /proc")
+        #endif
+    }
+
     /// Polls the screen until it shows every one of `texts`, and returns it;
     /// fails with the last screen after `timeout`.
     @discardableResult
@@ -195,5 +227,18 @@ public struct TmuxSession: Sendable {
             executable, ["-L", socket, "-f", Self.configuration(socket, scratch).path] + arguments,
             environment: Self.environment,
             scratch: scratch, timeout: .seconds(10))
+    }
+}
+
+/// What a tmux session could not do for a test.
+public enum TmuxError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The pane runs no program to signal: why.
+    case noProgram(String)
+
+    /// What went wrong.
+    public var description: String {
+        switch self {
+        case .noProgram(let reason): "No program to signal in the tmux pane: \(reason)."
+        }
     }
 }

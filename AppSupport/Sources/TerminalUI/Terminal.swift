@@ -1,8 +1,8 @@
 // The terminal, through ncursesw: raw keys decoded (arrows, Enter), minimal
 // redraws (ncurses compares the new screen with the old), resizing, suspending
 // on Ctrl-Z as a shell's job control expects, plain ASCII where the locale
-// cannot show other characters, and the terminal restored on quit, Ctrl-C,
-// SIGTERM and crash signals.
+// cannot show other characters, and the terminal restored on quit, Ctrl-C
+// and crash signals (SIGTERM and SIGHUP stop the app through the front end).
 
 import CNcurses
 
@@ -313,11 +313,12 @@ public final class Terminal {
         getenv("TERM").map { String(cString: $0) } ?? "unset"
     }
 
-    /// SIGTERM, SIGHUP and crash signals restore the terminal, then end the
-    /// process as the signal would have. (Ctrl-C and Ctrl-Z are keys in raw
-    /// mode.)
+    /// Crash signals restore the terminal, then end the process as the
+    /// signal would have. (SIGTERM, SIGHUP and SIGINT stop the app as
+    /// quitting does, through the front end's own sources; Ctrl-C and
+    /// Ctrl-Z are keys in raw mode.)
     private static func installSignalHandlers() {
-        for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
+        for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
             signal(signalNumber) { received in
                 endwin()
                 signal(received, SIG_DFL)

@@ -125,6 +125,8 @@ enum TerminalInput: Sendable {
     case tick
     /// Keys typed ahead have waited long enough for the app to settle.
     case settleTimeout
+    /// The program was asked to stop (SIGTERM, SIGHUP, SIGINT from outside).
+    case terminate
 }
 
 /// Keys typed ahead, handed on one at a time, in order: each once the one
@@ -207,7 +209,9 @@ public final class TerminalFrontEnd {
     /// settled (a change on its way, something asked for and not yet
     /// answered), once it has — or `settleLimit` has passed: keys typed
     /// ahead meet the screen they were typed for. Ctrl-Z suspends the
-    /// program and redraws it when it is continued.
+    /// program and redraws it when it is continued. `SIGTERM`, `SIGHUP` and
+    /// `SIGINT` cancel the host's run and return once it has ended, as
+    /// when the user quits: the caller closes what it opened.
     ///
     /// - Throws: ``TerminalError`` when the terminal cannot show a full
     ///   screen.
@@ -285,6 +289,7 @@ public final class TerminalFrontEnd {
         }
 
         redraw()
+        var isStopping = false
         for await input in inputs {
             var waitedEnough = false
             switch input {
@@ -305,9 +310,17 @@ public final class TerminalFrontEnd {
                 frame += 1
             case .changed:
                 break
+            case .terminate:
+                // As a deploy or a closed terminal asks: the run is ended
+                // (its operations cancelled), the screen given back once it
+                // has, and the app closes what it opened as after quitting.
+                isStopping = true
+                typeAhead = TypeAhead()
+                host.cancel()
             }
             guard host.isRunning else { break }
             redraw()
+            guard !isStopping else { continue }
             // One key at a time: the binding returns once its intent has
             // been processed, and the next waits until the app has settled;
             // keys typed meanwhile wait their turn, in order.
@@ -393,11 +406,32 @@ final class TerminalSources {
         let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .main)
         stop.setEventHandler { inputs.yield(.key(.suspend)) }
         sources = [input, resize, resume, stop]
+        // Asked to stop (a deploy's SIGTERM, a closed terminal's SIGHUP,
+        // `kill -INT`): the app stops as when the user quits. Ignored by
+        // the process meanwhile, as a dispatch source needs; given back
+        // when the front end ends, so that a second signal while the app
+        // closes what it opened ends it at once.
+        for signalNumber in Self.stopSignals {
+            previousDispositions.append(signal(signalNumber, SIG_IGN))
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler { inputs.yield(.terminate) }
+            sources.append(source)
+        }
         for source in sources { source.resume() }
     }
+
+    /// The signals that stop the app.
+    static let stopSignals = [SIGTERM, SIGHUP, SIGINT]
+
+    /// What the stop signals did before (each `signal`'s answer).
+    private var previousDispositions: [(@convention(c) (Int32) -> Void)?] = []
 
     func cancel() {
         for source in sources { source.cancel() }
         sources = []
+        for (signalNumber, previous) in zip(Self.stopSignals, previousDispositions) {
+            signal(signalNumber, previous ?? SIG_DFL)
+        }
+        previousDispositions = []
     }
 }

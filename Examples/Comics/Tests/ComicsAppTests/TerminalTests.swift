@@ -132,6 +132,29 @@ struct TerminalTests {
         }
     }
 
+    /// A deploy's SIGTERM, a closed terminal's SIGHUP: the app stops as if
+    /// the user had quit — the terminal given back, what it kept kept, and
+    /// status 0 — instead of dying by the signal.
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func aSignalToStopEndsTheAppAsQuittingDoes(signal: Int32) async throws {
+        let comics = try ComicsProgram.url()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let data = scratch.path("data")
+        let command = try Self.script(running: comics, "--data-dir", data.path, scratch: scratch)
+        try await TmuxSession.with(running: command, width: Self.width, height: Self.height, scratch: scratch.url) {
+            tmux in
+            try await tmux.waitFor("#420 The Careful Lichen", "q quit")
+            try await tmux.send(keys: "f")
+            try await tmux.waitFor("#420 The Careful Lichen  ★")
+            try await tmux.signalProgram(signal)
+            try await Self.expectRestored(tmux)
+        }
+        let kept = try await Subprocess.run(
+            comics, ["favourites", "list", "--data-dir", data.path], scratch: scratch.url)
+        #expect(kept.exited(with: 0) && kept.output.contains("#420  The Careful Lichen"), "\(kept)")
+    }
+
     /// The terminal changes size: the app draws itself in the new size.
     @Test func aResizedTerminalIsDrawnAgainInItsNewSize() async throws {
         let comics = try ComicsProgram.url()
