@@ -41,40 +41,44 @@ public enum Favourites: EffectTransducer {
             self.notice = notice
         }
 
+        /// What the session shows now, read once from the list: every
+        /// other view of the state below is made from it, so that one
+        /// reading shows one list.
+        public var shown: Shown { Shown(phase: list?.state.phase ?? .loading, chosen: chosen, notice: notice) }
+
         /// What the feature shows: the list's phase, loading until this
         /// session has attached to it.
-        public var phase: Phase { list?.state.phase ?? .loading }
+        public var phase: Phase { shown.phase }
 
         /// The favourites shown.
-        public var favourites: [Favourite] {
-            if case .list(let favourites) = phase { favourites } else { [] }
-        }
+        public var favourites: [Favourite] { shown.favourites }
 
         /// The selected row: the one chosen, or the last when the list got
         /// shorter since.
-        public var selection: Int { min(chosen, max(favourites.count - 1, 0)) }
+        public var selection: Int { shown.selection }
 
         /// The selected favourite, if any.
-        public var selected: Favourite? {
-            let favourites = favourites
-            return favourites.indices.contains(selection) ? favourites[selection] : nil
-        }
-
-        /// What the session shows, as a value (the list's phase copied):
-        /// what a stale page's intents are checked against, and what a
-        /// rendering is kept by. The state itself holds the list's run,
-        /// which changes without the state changing.
-        public var shown: Shown { Shown(phase: phase, selection: selection, notice: notice) }
+        public var selected: Favourite? { shown.selected }
     }
 
-    /// What a session shows at one moment (``State/shown``).
+    /// What a session shows at one moment (``State/shown``), as a value:
+    /// what a stale page's intents are checked against, and what a
+    /// rendering is kept by (the state holds the list's run, which changes
+    /// without the state changing).
     public struct Shown: Hashable, Sendable {
         /// The list, or why there is none.
         public let phase: Phase
-        /// The selected row.
+        /// The selected row: the one chosen, kept within the list.
         public let selection: Int
         /// A message about the last intent.
         public let notice: String?
+
+        init(phase: Phase, chosen: Int, notice: String?) {
+            self.phase = phase
+            let count = if case .list(let favourites) = phase { favourites.count } else { 0 }
+            self.selection = min(chosen, max(count - 1, 0))
+            self.notice = notice
+        }
 
         /// The favourites shown.
         public var favourites: [Favourite] {
@@ -148,7 +152,8 @@ public enum Favourites: EffectTransducer {
         case .up:
             state.chosen = max(state.selection - 1, 0)
         case .down:
-            state.chosen = min(state.selection + 1, max(state.favourites.count - 1, 0))
+            let shown = state.shown
+            state.chosen = min(shown.selection + 1, max(shown.favourites.count - 1, 0))
         case .open:
             if let selected = state.selected { return (nil, .open(selected.number)) }
         case .remove:
