@@ -46,8 +46,8 @@ let package = Package(
     ],
     targets: [
         // Small helpers every app uses: elapsed time on any clock, text made
-        // safe to show, the data directory.
-        .target(name: "Common"),
+        // safe to show, the data directory, a shared run started on demand.
+        .target(name: "Common", dependencies: [.product(name: "Oak", package: "Oak")]),
         // ncursesw, through a system library target.
         .systemLibrary(
             name: "CNcurses",
@@ -156,7 +156,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
-            name: "CommonTests", dependencies: ["Common", .product(name: "Clocks", package: "swift-clocks")]),
+            name: "CommonTests",
+            dependencies: [
+                "Common", .product(name: "Oak", package: "Oak"), .product(name: "Clocks", package: "swift-clocks"),
+            ]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "CNcurses", "Common", .product(name: "Oak", package: "Oak")]),

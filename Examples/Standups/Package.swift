@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "StandupsProvider",
             dependencies: [
-                "Models", .product(name: "Oak", package: "Oak"),
+                "Models", .product(name: "Oak", package: "Oak"), .product(name: "Common", package: "AppSupport"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ],
             path: "Services/StandupsProvider"),

@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "OakSpellingViews", dependencies: ["Oak", "SwiftUI"]),
         // The Comics app's SwiftUI views, and the modules they depend on (as
         // in Examples/Comics/Package.swift, plus SwiftUI).
-        .target(name: "Common"),
+        .target(name: "Common", dependencies: ["Oak"]),
         .target(name: "ComicsFeature", dependencies: ["Oak", "Common"]),
         .target(name: "FavouritesFeature", dependencies: ["Oak", "Common"]),
         .target(name: "ComicsMain", dependencies: ["Oak", "Common", "ComicsFeature", "FavouritesFeature"]),
@@ -73,7 +73,8 @@ let package = Package(
         .target(
             name: "StandupsProvider",
             dependencies: [
-                "Models", "Oak", .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                "Models", "Oak", "Common",
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ]),
         .target(name: "StandupForm", dependencies: ["Models", "Oak", "Common"]),
         .target(name: "StandupsList", dependencies: ["Models", "StandupForm", "Oak"]),

@@ -1,6 +1,8 @@
 // The Favourites feature's domain type and port.
 
+import Common
 import Foundation
+import Oak
 import Synchronization
 
 /// A comic the user keeps.
@@ -36,8 +38,9 @@ public struct FavouritesEnv: Sendable {
     public let changes: @Sendable () -> AsyncStream<[Favourite]>
     /// The list every session that has this port shows: one run, reading
     /// with `all` and following `changes` as they were given to
-    /// ``init(all:remove:changes:)``, started by the first session.
-    public let list: SharedFavourites
+    /// ``init(all:remove:changes:)``, started by the first session that
+    /// attaches (not read before), ended by `close()` when the app stops.
+    public let list: LazySharedRun<FavouritesList>
 
     /// An environment from its parts.
     public init(
@@ -48,7 +51,9 @@ public struct FavouritesEnv: Sendable {
         self.all = all
         self.remove = remove
         self.changes = changes
-        self.list = SharedFavourites(all: all, changes: changes)
+        self.list = LazySharedRun(
+            SharedRun(initialState: FavouritesList.State(), proxy: FavouritesList.Proxy(bufferSize: 64)),
+            env: FavouritesList.Env(all: all, changes: changes), first: .load)
     }
 }
 

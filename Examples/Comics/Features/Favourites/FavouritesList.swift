@@ -6,10 +6,10 @@
 // run's update per session.
 
 import Oak
-import Synchronization
 
 /// The list of favourites, one run for every session of a process that has
-/// the same port (``FavouritesEnv/list``).
+/// the same port (``FavouritesEnv/list``, started by the first session that
+/// attaches).
 public enum FavouritesList: EffectTransducer {
     /// The list's state: what every session shows.
     public struct State: NonTerminal, Equatable, Hashable, Sendable {
@@ -90,51 +90,5 @@ public enum FavouritesList: EffectTransducer {
             }
             await input.send(.didLoad(favourites))
         }
-    }
-}
-
-/// The favourites list of a process (``FavouritesList``, run once): its
-/// ``run`` is the one copy every session's Favourites feature reads. The
-/// run starts with the first session that attaches (reading the list then,
-/// not at launch) and ends with ``close()``.
-public final class SharedFavourites: Sendable {
-    /// The list's run: read its state (observable), send it events.
-    public let run: SharedRun<FavouritesList>
-
-    private let env: FavouritesList.Env
-    private let task = Mutex<Task<Void, Never>?>(nil)
-
-    /// The list `all` reads and `changes` follows, not read until a
-    /// session attaches.
-    public init(
-        all: @escaping @Sendable () async throws(FavouritesError) -> [Favourite],
-        changes: @escaping @Sendable () -> AsyncStream<[Favourite]>
-    ) {
-        env = FavouritesList.Env(all: all, changes: changes)
-        run = SharedRun(initialState: FavouritesList.State(), proxy: FavouritesList.Proxy(bufferSize: 64))
-    }
-
-    /// The list's run, started (reading the list) by the first session
-    /// that attaches.
-    public func attach() -> SharedRun<FavouritesList> {
-        task.withLock { task in
-            guard task == nil else { return }
-            let run = self.run
-            let env = self.env
-            task = Task {
-                async let ending: Void = { _ = try? await run.run(env: env) }()
-                await run.proxy.send(.load)
-                await ending
-            }
-        }
-        return run
-    }
-
-    /// Ends the list's run (no more reads, the change feed let go of) and
-    /// returns once it has ended; nothing to do when no session attached.
-    public func close() async {
-        guard let running = task.withLock({ $0 }) else { return }
-        run.proxy.cancel()
-        await running.value
     }
 }

@@ -6,42 +6,31 @@
 // lost. The run starts with the first session (loading the stand-ups then,
 // not at launch) and ends with `close()`, once every change is durable.
 
+import Common
 import Foundation
 import Models
 import Oak
-import Synchronization
 
 /// The stand-ups provider one process shares (``StandupsProvider``, run
 /// once): its ``run`` is the one copy of the stand-ups every session shows.
 public final class SharedStandups: Sendable {
-    /// The provider's run: read its state (observable), send it events.
-    public let run: SharedRun<StandupsProvider>
+    private let provider: LazySharedRun<StandupsProvider>
 
-    private let dependencies: StandupsProvider.Dependencies
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The provider's run: read its state (observable), send it events.
+    public var run: SharedRun<StandupsProvider> { provider.run }
 
     /// The stand-ups kept by `dependencies`, not loaded until a session
     /// attaches.
     public init(_ dependencies: StandupsProvider.Dependencies) {
-        self.dependencies = dependencies
-        self.run = SharedRun(
-            initialState: StandupsProvider.State(), proxy: StandupsProvider.Proxy(bufferSize: 64))
+        provider = LazySharedRun(
+            SharedRun(initialState: StandupsProvider.State(), proxy: StandupsProvider.Proxy(bufferSize: 64)),
+            env: dependencies, first: .load)
     }
 
     /// The provider's run, started (loading the stand-ups) by the first
     /// session that attaches.
     public func attach() -> SharedRun<StandupsProvider> {
-        task.withLock { task in
-            guard task == nil else { return }
-            let run = self.run
-            let dependencies = self.dependencies
-            task = Task {
-                async let ending: Void = { _ = try? await run.run(env: dependencies) }()
-                await run.proxy.send(.load)
-                await ending
-            }
-        }
-        return run
+        provider.attach()
     }
 
     /// Hands `change` to the provider, which writes it — in order with
@@ -82,7 +71,7 @@ public final class SharedStandups: Sendable {
     public func close(
         waitingAtMost limit: Duration, clock: any Clock<Duration> = ContinuousClock()
     ) async -> [StandupChange] {
-        guard let running = task.withLock({ $0 }) else { return [] }
+        guard provider.hasStarted else { return [] }
         let run = self.run
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -96,8 +85,7 @@ public final class SharedStandups: Sendable {
         }
         let state = run.state
         let unsaved = state.phase == .loaded ? state.writing + state.queued : []
-        run.proxy.cancel()
-        await running.value
+        await provider.close()
         return unsaved
     }
 }
