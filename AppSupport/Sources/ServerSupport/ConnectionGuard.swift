@@ -3,7 +3,8 @@
 // at a time, is closed when it is up, however the bytes come), a deadline
 // for every request's body (also one no route reads), and an answer with a
 // status to a request the HTTP parser refuses (400, 414, 431, 501) instead
-// of a connection closed without a word.
+// of a connection closed without a word; and an absolute-form request
+// (`GET http://name/path`) names its host by its target, as HTTP/1.1 has it.
 //
 // Hummingbird's idle timer covers a connection between two requests, and
 // `collectBody(of:upTo:within:channel:)` an intent's body; neither sees a
@@ -40,6 +41,7 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(
                 RefusedRequestAnswer(progress: progress, logger: logger), position: .after(decoder))
+            try pipeline.addHandler(AbsoluteFormHost(), position: .after(decoder))
             return value
         }
     }
@@ -305,5 +307,45 @@ final class RequestBodyDeadline: ChannelInboundHandler, RemovableChannelHandler 
             deadline = nil
         }
         context.fireChannelRead(data)
+    }
+}
+
+/// Makes the name in an absolute-form request's target (`GET
+/// http://name/path HTTP/1.1`) the request's `Host`, as RFC 9112 (§3.2.2)
+/// requires of a server: "ignore the received Host header field … and
+/// instead use the host information of the request-target". Hummingbird
+/// keeps only the target's path and reads the name from `Host`, so a request
+/// for another site that carried this server's name in `Host` was answered;
+/// now the host check sees the name the request is for.
+///
+/// Sits right after the HTTP parser and reads what passes as `Any`, never
+/// forcing it to be HTTP: once a WebSocket upgrade has removed the parser
+/// (its left-over bytes come first, before the 101 is written), bytes pass
+/// through untouched.
+final class AbsoluteFormHost: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = Any
+    typealias InboundOut = HTTPServerRequestPart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data) as? HTTPServerRequestPart,
+            let authority = Self.authority(ofAbsoluteForm: head.uri)
+        else {
+            context.fireChannelRead(data)
+            return
+        }
+        head.headers.replaceOrAdd(name: "Host", value: authority)
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    /// The authority of an absolute-form target (`scheme://authority/…`,
+    /// the empty string if it names none), or `nil` for any other form
+    /// (`/path`, `*`, `name:port`).
+    static func authority(ofAbsoluteForm target: String) -> String? {
+        guard let separator = target.range(of: "://") else { return nil }
+        let scheme = target[..<separator.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
+        else { return nil }
+        return String(target[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" })
     }
 }

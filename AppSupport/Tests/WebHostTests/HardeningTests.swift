@@ -1,6 +1,7 @@
 // The web host under abuse, over real connections on loopback: requests for
 // a name the server is not (DNS rebinding) refused before any session is
-// made, on every route and on a stream's upgrade; silent, half-sent and
+// made, on every route and on a stream's upgrade, also when the name is in
+// an absolute-form target; silent, half-sent and
 // trickled request heads closed at the head's deadline of a default server;
 // requests the HTTP parser refuses answered with their status; first visits
 // that never come back kept in a budget of their own, so that a flood of
@@ -9,6 +10,7 @@
 
 import Clocks
 import Foundation
+import NIOCore
 import Testing
 import WebTesting
 import WebUI
@@ -124,6 +126,61 @@ struct HardeningTests {
             "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n")
         #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
         #expect(await tally.host.sessionCount == 0)
+        await tally.host.stop()
+    }
+
+    /// An absolute-form request (`GET http://name/ HTTP/1.1`, what a client
+    /// sends a proxy) is for the name in its target, whatever its `Host`
+    /// says (RFC 9112, 3.2.2): another site's is refused, one that names no
+    /// host too, and this server's own is served.
+    @Test func anAbsoluteFormRequestIsForTheNameInItsTarget() async throws {
+        let tally = try await TallyHost.start()
+        let port = tally.host.port
+        for (target, host) in [
+            ("http://attacker.example/", "127.0.0.1:\(port)"), ("HTTP://attacker.example:\(port)/app.js", "localhost"),
+            ("http:///", "127.0.0.1:\(port)"), ("https://user@127.0.0.1:\(port)/", "127.0.0.1:\(port)"),
+        ] {
+            let answer = try await RawConnection.exchange(
+                port: port, "GET \(target) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+            #expect(answer.hasPrefix("HTTP/1.1 421"), "\(target): \(answer.prefix(200))")
+        }
+        #expect(await tally.host.sessionCount == 0)
+        let own = try await RawConnection.exchange(
+            port: port,
+            "GET http://127.0.0.1:\(port)/ HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n")
+        #expect(own.hasPrefix("HTTP/1.1 200"), "\(own.prefix(200))")
+        #expect(await tally.host.sessionCount == 1)
+        await tally.host.stop()
+    }
+
+    /// The parts of the request a WebSocket upgrade leaves behind in the
+    /// HTTP parser (a frame sent with the upgrade's request, before its
+    /// answer) reach the stream as a frame: nothing between the parser and
+    /// the stream takes them for HTTP.
+    @Test(.timeLimit(.minutes(1)))
+    func aFrameSentWithTheUpgradeRequestReachesTheStream() async throws {
+        let tally = try await TallyHost.start()
+        let (client, token) = try await WebStreamTests.session(on: tally)
+        let port = tally.host.port
+        let request =
+            "GET /streams/taps?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+            + "Origin: \(tally.host.baseURL)\r\nCookie: \(client.cookie ?? "")\r\nUpgrade: websocket\r\n"
+            + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        // A masked binary frame of four bytes, 1 2 3 4.
+        let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
+        let frame: [UInt8] = [0x82, 0x84] + mask + [1, 2, 3, 4].enumerated().map { $1 ^ mask[$0 % 4] }
+        let answer = try await RawConnection.with(port: port) { connection in
+            try await connection.outbound.write(ByteBuffer(bytes: Array(request.utf8) + frame))
+            var received = ""
+            for try await buffer in connection.inbound {
+                received += String(buffer: buffer)
+                if received.contains("\r\n\r\n") { break }
+            }
+            await tally.taps.wait { $0.frames.count == 1 }
+            return received
+        }
+        #expect(answer.hasPrefix("HTTP/1.1 101"), "\(answer.prefix(200))")
+        #expect(tally.taps.frames == [[1, 2, 3, 4]])
         await tally.host.stop()
     }
 
