@@ -15,6 +15,9 @@ enum PageSignal: Sendable {
     case ping
     /// The server is stopping: tell the page, whose stream ends next.
     case stopping
+    /// Too many pages of the session are open and this is the oldest: tell
+    /// the page it no longer follows the app; its stream ends next.
+    case replaced
 }
 
 /// The listeners of one session, its version and whether it has ended or
@@ -30,6 +33,8 @@ final class PageListeners: Sendable {
         var version = 0
         var changedAt: Int64 = 0
         var openPages = 0
+        /// The open pages, oldest first.
+        var pageOrder: [UUID] = []
         var pageWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var hasEnded = false
         var isStopping = false
@@ -44,6 +49,14 @@ final class PageListeners: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The most pages open at once; a page beyond it replaces the oldest.
+    let maxOpenPages: Int
+
+    /// The listeners of a session that keeps at most `maxOpenPages` pages
+    /// open (at least 1).
+    init(maxOpenPages: Int = .max) {
+        self.maxOpenPages = max(maxOpenPages, 1)
+    }
 
     /// Counts the changes told: the id of each pushed page.
     var version: Int { state.withLock { $0.version } }
@@ -56,15 +69,29 @@ final class PageListeners: Sendable {
     var hasEnded: Bool { state.withLock { $0.hasEnded } }
 
     /// A stream of what a listener is to be sent, until ``remove(_:)`` or
-    /// ``end()``; a page (`isPage`) is counted among the open pages. A
-    /// listener that has not read holds at most its latest signal.
+    /// ``end()``; a page (`isPage`) is counted among the open pages, and
+    /// one beyond ``maxOpenPages`` replaces the oldest (told
+    /// ``PageSignal/replaced``, then its stream ends). A listener that has
+    /// not read holds at most its latest signal.
     func listen(isPage: Bool) -> (id: UUID, stream: AsyncStream<PageSignal>) {
         let (stream, continuation) = AsyncStream<PageSignal>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
-        let added = state.withLock { state -> (added: Bool, ready: [CheckedContinuation<Void, Never>]) in
-            guard !state.hasEnded else { return (false, []) }
+        typealias Added = (added: Bool, ready: [CheckedContinuation<Void, Never>], replaced: Listener?)
+        let added = state.withLock { state -> Added in
+            guard !state.hasEnded else { return (false, [], nil) }
             state.listeners[id] = Listener(continuation: continuation, isPage: isPage)
-            return (true, isPage ? state.setOpenPages(state.openPages + 1) : [])
+            guard isPage else { return (true, [], nil) }
+            var replaced: Listener?
+            if state.pageOrder.count >= maxOpenPages {
+                let oldest = state.pageOrder.removeFirst()
+                replaced = state.listeners.removeValue(forKey: oldest)
+            }
+            state.pageOrder.append(id)
+            return (true, state.setOpenPages(state.pageOrder.count), replaced)
+        }
+        if let replaced = added.replaced {
+            replaced.continuation.yield(.replaced)
+            replaced.continuation.finish()
         }
         for waiter in added.ready { waiter.resume() }
         guard added.added else {
@@ -79,7 +106,9 @@ final class PageListeners: Sendable {
     func remove(_ id: UUID) {
         let removed = state.withLock { state -> (Listener, [CheckedContinuation<Void, Never>])? in
             guard let listener = state.listeners.removeValue(forKey: id) else { return nil }
-            return (listener, listener.isPage ? state.setOpenPages(state.openPages - 1) : [])
+            guard listener.isPage else { return (listener, []) }
+            state.pageOrder.removeAll { $0 == id }
+            return (listener, state.setOpenPages(state.pageOrder.count))
         }
         guard let (listener, ready) = removed else { return }
         listener.continuation.finish()
@@ -137,7 +166,10 @@ final class PageListeners: Sendable {
         let ended = state.withLock { state -> ([Listener], [CheckedContinuation<Void, Never>])? in
             guard !state.hasEnded else { return nil }
             state.hasEnded = true
-            defer { state.listeners.removeAll() }
+            defer {
+                state.listeners.removeAll()
+                state.pageOrder.removeAll()
+            }
             return (Array(state.listeners.values), state.setOpenPages(0))
         }
         guard let (listeners, ready) = ended else { return }

@@ -28,15 +28,22 @@ public struct SessionLimits: Sendable, Hashable {
     /// The most provisional sessions one client address holds at once; a
     /// new one beyond it ends that client's oldest.
     public var maxProvisionalSessionsPerClient: Int
+    /// The most pages of one session open at once (their event streams,
+    /// each a connection). A page opened beyond it stops the session's
+    /// oldest page from following the app: that page is told why and
+    /// reloading it follows again. A browser opens at most six connections
+    /// to a server over HTTP/1.1; a script that opens thousands of streams
+    /// with one cookie can no longer take every connection of the server.
+    public var maxOpenPagesPerSession: Int
 
     /// Limits for a small server: 1,000 sessions, 30 minutes idle, 2
     /// seconds for the first page, intents of at most 4 KiB; provisional
     /// sessions for 30 seconds, a quarter of `maxSessions` of them (at
-    /// least 64), 64 per client address.
+    /// least 64), 64 per client address; 16 open pages per session.
     public init(
         maxSessions: Int = 1_000, idleTimeout: Duration = .seconds(30 * 60), firstPaint: Duration = .seconds(2),
         maxBodySize: Int = 4_096, provisionalTimeout: Duration = .seconds(30), maxProvisionalSessions: Int? = nil,
-        maxProvisionalSessionsPerClient: Int = 64
+        maxProvisionalSessionsPerClient: Int = 64, maxOpenPagesPerSession: Int = 16
     ) {
         self.maxSessions = maxSessions
         self.idleTimeout = idleTimeout
@@ -45,5 +52,6 @@ public struct SessionLimits: Sendable, Hashable {
         self.provisionalTimeout = provisionalTimeout
         self.maxProvisionalSessions = max(1, maxProvisionalSessions ?? max(64, maxSessions / 4))
         self.maxProvisionalSessionsPerClient = max(1, maxProvisionalSessionsPerClient)
+        self.maxOpenPagesPerSession = max(1, maxOpenPagesPerSession)
     }
 }

@@ -120,7 +120,8 @@ actor SessionStore<App: WebApplication> {
             if let ended = remove(oldest) { ending.append(ended) }
         }
         let session = WebSession(
-            app: app, id: Self.randomToken(), token: Self.randomToken(), renderings: renderings, inspector: inspector)
+            app: app, id: Self.randomToken(), token: Self.randomToken(), renderings: renderings,
+            maxOpenPages: limits.maxOpenPagesPerSession, inspector: inspector)
         sessions[session.id] = Entry(session: session, lastSeen: now, provisional: (client, now))
         provisionalOrder.append(session.id)
         await session.start(at: path)

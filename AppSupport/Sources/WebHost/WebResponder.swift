@@ -275,6 +275,8 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
                     try await writer.write(ByteBuffer(string: ": ping\n\n"))
                 case .stopping:
                     try await writer.write(ByteBuffer(string: Self.stoppingEvent))
+                case .replaced:
+                    try await writer.write(ByteBuffer(string: Self.replacedEvent))
                 }
             }
             try await writer.finish(nil)
@@ -321,6 +323,14 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         guard let type = request.headers[.contentType] else { return false }
         let mediaType = type.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces)
         return mediaType?.lowercased() == "application/x-www-form-urlencoded"
+    }
+
+    /// The event that tells the oldest open page of a session that a newer
+    /// one replaced it (``SessionLimits/maxOpenPagesPerSession``): its
+    /// script stops following and shows the words.
+    static var replacedEvent: String {
+        "event: replaced\ndata: This page no longer follows the app: too many pages of this session are open. "
+            + "Reload it to follow again.\n\n"
     }
 
     /// The event that tells an open page the server is stopping; its

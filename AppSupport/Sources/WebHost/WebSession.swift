@@ -39,7 +39,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     private let pageTracker = StateTracker()
     private let settledTracker = StateTracker()
     /// Who is told when what the pages show changes.
-    private nonisolated let pages = PageListeners()
+    private nonisolated let pages: PageListeners
     /// The run, once started.
     private var run: Task<Void, Never>?
 
@@ -55,9 +55,11 @@ actor WebSession<App: WebApplication>: TransducerHost {
     private let inspector: (any TransducerInspector)?
 
     init(
-        app: App, id: String, token: String, renderings: WebRenderCache, inspector: (any TransducerInspector)? = nil
+        app: App, id: String, token: String, renderings: WebRenderCache, maxOpenPages: Int = .max,
+        inspector: (any TransducerInspector)? = nil
     ) {
         self.app = app
+        self.pages = PageListeners(maxOpenPages: maxOpenPages)
         self.inspector = inspector
         self.renderings = renderings
         self.id = id

@@ -202,6 +202,15 @@ public enum WebPage {
           // The server is stopping (a deploy, a restart): say so until the
           // page reconnects to it or reloads into a new session.
           events.addEventListener("stopping", (event) => { showRefusal(event.data); });
+          // Too many pages of this session are open and this is the oldest:
+          // it stops following (a reconnection would replace another page).
+          // A form pressed there reloads the page, which follows again.
+          let replaced = false;
+          events.addEventListener("replaced", (event) => {
+            replaced = true;
+            events.close();
+            showRefusal(event.data);
+          });
           events.addEventListener("error", () => {
             // The session has ended (it expired, or the server restarted):
             // a reload starts a new one.
@@ -310,6 +319,7 @@ public enum WebPage {
             const form = event.target;
             if (!(form instanceof HTMLFormElement) || !form.classList.contains("intent")) { return; }
             event.preventDefault();
+            if (replaced) { window.location.reload(); return; }
             if (token !== null) {
               form.querySelectorAll('input[name="token"]').forEach((input) => { input.value = token; });
             }

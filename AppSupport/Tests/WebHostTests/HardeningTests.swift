@@ -129,6 +129,32 @@ struct HardeningTests {
         await tally.host.stop()
     }
 
+    /// A script that opens stream after stream with one cookie holds at
+    /// most `maxOpenPagesPerSession` of the server's connections: each page
+    /// beyond it replaces the session's oldest, which is told why and
+    /// closed.
+    @Test func pagesBeyondASessionsLimitReplaceItsOldest() async throws {
+        let tally = try await TallyHost.start(limits: SessionLimits(maxOpenPagesPerSession: 2))
+        let client = tally.client()
+        _ = try await client.get("/")
+        let session = try await tally.session(of: client)
+        var oldest = client.events().makeAsyncIterator()
+        let first = try await oldest.next()
+        #expect(first != nil, "The first page gets its content.")
+        var others: [AsyncThrowingStream<String, any Error>.AsyncIterator] = []
+        for _ in 2...4 {
+            var page = client.events().makeAsyncIterator()
+            _ = try await page.next()
+            others.append(page)
+        }
+        #expect(session.openPages == 2)
+        var told: [String] = []
+        while let event = try await oldest.next() { told.append(event) }
+        #expect(told.count == 1 && told.first?.contains("no longer follows") == true, "\(told)")
+        #expect(told.first?.contains("Reload it to follow again.") == true)
+        await tally.host.stop()
+    }
+
     /// An absolute-form request (`GET http://name/ HTTP/1.1`, what a client
     /// sends a proxy) is for the name in its target, whatever its `Host`
     /// says (RFC 9112, 3.2.2): another site's is refused, one that names no

@@ -147,6 +147,41 @@ struct PageListenersTests {
         #expect(listeners.openPages == 0)
     }
 
+    /// A page opened beyond the limit replaces the oldest: that one is told
+    /// so and its stream ends; a listener that is no page never counts.
+    @Test func aPageBeyondTheLimitReplacesTheOldest() async {
+        let listeners = PageListeners(maxOpenPages: 2)
+        let first = listeners.listen(isPage: true)
+        let waiter = listeners.listen(isPage: false)
+        let second = listeners.listen(isPage: true)
+        let third = listeners.listen(isPage: true)
+        #expect(listeners.openPages == 2)
+        var signals: [PageSignal] = []
+        for await signal in first.stream { signals.append(signal) }
+        guard signals.count == 1, case .replaced = signals[0] else {
+            Issue.record("The oldest page is told it was replaced, then its stream ends: \(signals)")
+            return
+        }
+        // Its end, told again (its connection closes): nothing more changes.
+        listeners.remove(first.id)
+        #expect(listeners.openPages == 2)
+        listeners.changed()
+        listeners.remove(second.id)
+        #expect(listeners.openPages == 1)
+        let fourth = listeners.listen(isPage: true)
+        #expect(listeners.openPages == 2)
+        listeners.end()
+        for page in [third, waiter] {
+            var signals: [PageSignal] = []
+            for await signal in page.stream { signals.append(signal) }
+            guard signals.count == 1, case .changed(version: 1) = signals[0] else {
+                Issue.record("The pages still open and the waiter hear the change: \(signals)")
+                continue
+            }
+        }
+        for await signal in fourth.stream { Issue.record("Nothing was told after the fourth opened: \(signal)") }
+    }
+
     @Test func aPageThatGoesAwayIsNoLongerCountedAndWaitersAreReleased() async {
         let listeners = PageListeners()
         async let two: Void = listeners.waitForOpenPages(2)
