@@ -65,15 +65,17 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def add_standup(session: Session, title: str) -> str:
-    """Adds a stand-up of five minutes with three attendees (a turn of 100
-    s each); returns its id."""
+    """Adds a stand-up of thirty minutes with three attendees (a turn of 600
+    s each, two minutes of wall time at x5: no turn ends by itself while it
+    is measured, so the only change of speaker is the posted Next, which the
+    tick figures leave out); returns its id."""
     await session.post("list.add")
     await session.next_page(lambda page: 'id="standup-form"' in page)
     for count in (2, 3):
         await session.post("form.addAttendee")
         _, form = await session.next_page(lambda page: page.count('name="attendee.') == count)
     names = dict(zip(re.findall(r'name="(attendee\.[0-9A-F-]+)"', form), ["Ann", "Bo", "Cy"]))
-    await session.post("form.done", {"title": title, "minutes": "5", **names})
+    await session.post("form.done", {"title": title, "minutes": "30", **names})
     _, page = await session.next_page(lambda page: title in page and 'id="standups"' in page)
     # The card whose title is `title` (a match never crosses a card's end).
     return re.findall(r'data-standup="([0-9A-F-]+)">(?:(?!</li>).)*<strong>' + re.escape(title) + '</strong>', page)[0]
