@@ -32,16 +32,19 @@ final class PageListeners: Sendable {
         var listeners: [UUID: Listener] = [:]
         var version = 0
         var changedAt: Int64 = 0
-        var openPages = 0
         /// The open pages, oldest first.
         var pageOrder: [UUID] = []
         var pageWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var hasEnded = false
         var isStopping = false
 
-        /// Sets the number of open pages; returns the waiters it releases.
-        mutating func setOpenPages(_ count: Int) -> [CheckedContinuation<Void, Never>] {
-            openPages = count
+        /// How many pages are open.
+        var openPages: Int { pageOrder.count }
+
+        /// The waiters for the number of pages now open, released by the
+        /// caller once out of the lock.
+        mutating func readyWaiters() -> [CheckedContinuation<Void, Never>] {
+            let count = openPages
             let ready = pageWaiters.filter { $0.count == count }.map(\.continuation)
             pageWaiters.removeAll { $0.count == count }
             return ready
@@ -87,7 +90,7 @@ final class PageListeners: Sendable {
                 replaced = state.listeners.removeValue(forKey: oldest)
             }
             state.pageOrder.append(id)
-            return (true, state.setOpenPages(state.pageOrder.count), replaced)
+            return (true, state.readyWaiters(), replaced)
         }
         if let replaced = added.replaced {
             replaced.continuation.yield(.replaced)
@@ -108,7 +111,7 @@ final class PageListeners: Sendable {
             guard let listener = state.listeners.removeValue(forKey: id) else { return nil }
             guard listener.isPage else { return (listener, []) }
             state.pageOrder.removeAll { $0 == id }
-            return (listener, state.setOpenPages(state.pageOrder.count))
+            return (listener, state.readyWaiters())
         }
         guard let (listener, ready) = removed else { return }
         listener.continuation.finish()
@@ -166,11 +169,10 @@ final class PageListeners: Sendable {
         let ended = state.withLock { state -> ([Listener], [CheckedContinuation<Void, Never>])? in
             guard !state.hasEnded else { return nil }
             state.hasEnded = true
-            defer {
-                state.listeners.removeAll()
-                state.pageOrder.removeAll()
-            }
-            return (Array(state.listeners.values), state.setOpenPages(0))
+            let listeners = Array(state.listeners.values)
+            state.listeners.removeAll()
+            state.pageOrder.removeAll()
+            return (listeners, state.readyWaiters())
         }
         guard let (listeners, ready) = ended else { return }
         for listener in listeners { listener.continuation.finish() }

@@ -55,7 +55,7 @@ actor WebSession<App: WebApplication>: TransducerHost {
     private let inspector: (any TransducerInspector)?
 
     init(
-        app: App, id: String, token: String, renderings: WebRenderCache, maxOpenPages: Int = .max,
+        app: App, id: String, token: String, renderings: WebRenderCache, maxOpenPages: Int,
         inspector: (any TransducerInspector)? = nil
     ) {
         self.app = app

@@ -103,7 +103,7 @@ extension SharedPushes {
     }
 }
 
-@Suite("A session's page listeners")
+@Suite("A session's page listeners", .timeLimit(.minutes(1)))
 struct PageListenersTests {
     @Test func changesToldFromManyTasksAtOnceLeaveEveryPageWithTheLatestVersion() async {
         let listeners = PageListeners()
