@@ -145,7 +145,9 @@ public struct StateGraph<T: BaseTransducer, Node: Hashable & CustomStringConvert
     /// Replays the shortest path to every node as a test: runs the
     /// transducer from the initial state, sends the path's events (letting
     /// effects answer and the clock run), and checks that the node is
-    /// reached. A failure prints the path.
+    /// reached. A failure prints the path. A replay that did not reach it
+    /// is run again with more patience, as
+    /// ``verifyTransitions(isolation:fileID:filePath:line:column:)`` does.
     public func verifyPaths(
         isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -163,6 +165,13 @@ public struct StateGraph<T: BaseTransducer, Node: Hashable & CustomStringConvert
     /// effects answer and the clock run), and checks that its last event
     /// took the transition. A failure prints the path. Returns the
     /// coverage: the transitions the replays took, of those found.
+    ///
+    /// A step ends once the operations it started have answered, or after
+    /// a second without an answer (the operation is taken to await
+    /// something the exploration does not see). A replay that did not take
+    /// its transition is run again, up to three times, giving operations 5
+    /// and then 15 seconds: a loaded machine is slow, not wrong. Only a
+    /// transition none of the tries took fails the test.
     @discardableResult
     public func verifyTransitions(
         isolation: isolated (any Actor)? = #isolation,
@@ -556,10 +565,7 @@ final class Probe<T: BaseTransducer> {
     ) async -> [(event: T.Event, state: T.State)]? {
         defer { patience = .seconds(1) }
         for attempt in 0..<3 {
-            if attempt > 0 {
-                patience = .seconds(attempt == 1 ? 5 : 15)
-                awaitingSomethingElse.removeAll()
-            }
+            morePatience(for: attempt)
             guard let steps = await lastStepsOnce(after: path, at: expected, taking: step) else { continue }
             // A root's step is taken twice and kept when both runs agree:
             // on a loaded machine, answers its watchers send can land in
@@ -754,48 +760,71 @@ final class Probe<T: BaseTransducer> {
     /// Replays `path` and checks that its last event took `edge` (its
     /// node before, its event's name, its node after, in order among the
     /// steps the event led to); returns whether it did.
+    ///
+    /// A replay that did not take it is tried again, up to three times,
+    /// each with more patience for operations in flight (as
+    /// ``lastSteps(after:at:taking:isolation:)`` does when exploring): on a
+    /// loaded machine an operation can take longer than a second to
+    /// answer, and a step that ended before its answer came shows the
+    /// answer in the next step. Only a transition no replay took fails.
     func verify<Node: Hashable & CustomStringConvertible>(
         path: [StateGraph<T, Node>.Step], takes edge: StateGraph<T, Node>.Edge, node: (T.State) -> Node,
         eventName: (T.Event) -> String, site: CallSite, isolation: isolated (any Actor)? = #isolation
     ) async -> Bool {
-        // The node before the last step: where the steps before it led,
-        // seen where the run rested then.
-        var previous = node(initial)
-        let steps = await run(from: initial, taking: path) { index, state in
-            if index == path.count - 2 { previous = node(state) }
-        }
         guard let last = path.last else { return false }
+        defer { patience = .seconds(1) }
         var taken: [StateGraph<T, Node>.Edge] = []
-        for (index, step) in (steps.last ?? []).enumerated() {
-            let label = Self.label(of: last, at: index, step.event, eventName)
-            let to = node(step.state)
-            taken.append(StateGraph<T, Node>.Edge(from: previous, event: label, to: to))
-            previous = to
+        for attempt in 0..<3 {
+            morePatience(for: attempt)
+            // The node before the last step: where the steps before it
+            // led, seen where the run rested then.
+            var previous = node(initial)
+            let steps = await run(from: initial, taking: path) { index, state in
+                if index == path.count - 2 { previous = node(state) }
+            }
+            taken = []
+            for (index, step) in (steps.last ?? []).enumerated() {
+                let label = Self.label(of: last, at: index, step.event, eventName)
+                let to = node(step.state)
+                taken.append(StateGraph<T, Node>.Edge(from: previous, event: label, to: to))
+                previous = to
+            }
+            if StateGraph<T, Node>.spellings(of: taken).contains(edge) { return true }
         }
-        guard StateGraph<T, Node>.spellings(of: taken).contains(edge) else {
-            site.fail(
-                "The path to the transition \(edge) did not take it: \(Self.describe(path, eventName)); "
-                    + "its last event took \(taken.map(\.description).joined(separator: ", ")).")
-            return false
-        }
-        return true
+        site.fail(
+            "The path to the transition \(edge) did not take it: \(Self.describe(path, eventName)); "
+                + "its last event took \(taken.map(\.description).joined(separator: ", ")).")
+        return false
+    }
+
+    /// Before the `attempt`th try of a replay (from 0): the first with a
+    /// second's patience, the next with 5 and 15 seconds, and the
+    /// operations taken to await something else looked at again.
+    private func morePatience(for attempt: Int) {
+        guard attempt > 0 else { return }
+        patience = .seconds(attempt == 1 ? 5 : 15)
+        awaitingSomethingElse.removeAll()
     }
 
     /// Replays `path` and checks that `target` is among the nodes its last
-    /// event led to.
+    /// event led to; tried again with more patience as
+    /// ``verify(path:takes:node:eventName:site:isolation:)`` is.
     func verify<Node: Hashable & CustomStringConvertible>(
         path: [StateGraph<T, Node>.Step], reaches target: Node, node: (T.State) -> Node,
         eventName: (T.Event) -> String,
         site: CallSite, isolation: isolated (any Actor)? = #isolation
     ) async {
-        let steps = await run(from: initial, taking: path)
-        let reached = (steps.last ?? []).map { node($0.state) }
-        let ok = path.isEmpty ? node(initial) == target : reached.contains(target)
-        if !ok {
-            site.fail(
-                "The path to \(target) did not reach it: \(Self.describe(path, eventName)); "
-                    + "its last event led to \(reached.map(\.description).joined(separator: ", ")).")
+        defer { patience = .seconds(1) }
+        var reached: [Node] = []
+        for attempt in 0..<3 {
+            morePatience(for: attempt)
+            let steps = await run(from: initial, taking: path)
+            reached = (steps.last ?? []).map { node($0.state) }
+            if path.isEmpty ? node(initial) == target : reached.contains(target) { return }
         }
+        site.fail(
+            "The path to \(target) did not reach it: \(Self.describe(path, eventName)); "
+                + "its last event led to \(reached.map(\.description).joined(separator: ", ")).")
     }
 }
 

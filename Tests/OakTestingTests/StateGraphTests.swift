@@ -173,6 +173,40 @@ struct StateGraphTests {
         #expect(!graph.edges.contains { $0.from == .open && $0.event == "close" })
     }
 
+    /// A replay on a loaded machine can end a step before an operation
+    /// answers (it waits a second), and the answer then shows in the next
+    /// step. The transition is replayed again with more patience rather
+    /// than reported as not taken: here the unlock of the first replay of
+    /// `opening --didUnlock--> open` never answers, and the second does.
+    @Test func aReplayWhoseOperationDidNotAnswerInTimeIsTriedAgain() async {
+        let calls = Mutex(0)
+        let hanging = Mutex<Int?>(nil)
+        let graph = await StateGraph.explore(
+            Door.self, from: .closed, events: [.open, .close],
+            env: {
+                Door.Env(unlock: {
+                    let call = calls.withLock { calls in
+                        calls += 1
+                        return calls
+                    }
+                    if hanging.withLock({ $0 == call }) { try await Task.sleep(for: .seconds(3_600)) }
+                })
+            },
+            node: { $0 })
+        // The transitions are replayed in this order, one unlock each: the
+        // second replay's unlock is the one that does not answer.
+        #expect(
+            graph.edges.map(\.description) == [
+                "closed --open--> opening", "opening --didUnlock (received)--> open", "open --close--> closed",
+            ])
+        calls.withLock { calls in hanging.withLock { $0 = calls + 2 } }
+        let coverage = await graph.verifyTransitions()
+        #expect(coverage.covered == 3)
+        // The replay that did not answer, the one tried again, and one for
+        // each other transition.
+        #expect(calls.withLock { $0 } == (hanging.withLock { $0 } ?? 0) + 2)
+    }
+
     /// A cancelled exploration (the test's time limit) ends, and says so,
     /// rather than going on or hanging.
     @Test func aCancelledExplorationEndsAndSaysSo() async {
