@@ -93,6 +93,14 @@ actor SessionStore<App: WebApplication> {
         return entry.session
     }
 
+    /// The first live session of `ids` (a request's session cookies, in
+    /// the order sent), marked as used now as ``session(id:)`` does; `nil`
+    /// when none names one.
+    func session(among ids: [String]) -> WebSession<App>? {
+        guard let id = ids.first(where: { sessions[$0] != nil }) else { return nil }
+        return session(id: id)
+    }
+
     /// A new session, started: provisional, made for `client` (its
     /// address), until a request comes back with its cookie.
     ///

@@ -109,7 +109,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
             return await index(request, client: Self.client(of: context), at: path)
         default:
             guard readOnly else { return Self.notAllowed("GET, HEAD") }
-            guard let session = await store.session(id: Self.sessionID(of: request)),
+            guard let session = await store.session(among: Self.sessionIDs(of: request)),
                 let resource = await session.resource(at: path)
             else {
                 return Self.page(.notFound, title: "Not found", text: "There is nothing at this address.")
@@ -125,10 +125,11 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
 
     /// Marks the session of the request's cookie as used: a request for the
     /// page's script or style is its cookie coming back, which confirms a
-    /// provisional session (``SessionStore/session(id:)``).
+    /// provisional session (``SessionStore/session(among:)``).
     private func confirm(_ request: Request) async {
-        guard let id = Self.sessionID(of: request) else { return }
-        _ = await store.session(id: id)
+        let ids = Self.sessionIDs(of: request)
+        guard !ids.isEmpty else { return }
+        _ = await store.session(among: ids)
     }
 
     /// The answer to a request whose `Host` is not one this server answers
@@ -150,7 +151,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     /// The page of the request's session; or, without one, of a new
     /// session opened at `path`.
     private func index(_ request: Request, client: String, at path: String = "/") async -> Response {
-        if let session = await store.session(id: Self.sessionID(of: request)) {
+        if let session = await store.session(among: Self.sessionIDs(of: request)) {
             return Self.html(await session.page())
         }
         do {
@@ -171,7 +172,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     }
 
     private func intent(_ request: Request, context: Context) async -> Response {
-        guard let session = await store.session(id: Self.sessionID(of: request)) else {
+        guard let session = await store.session(among: Self.sessionIDs(of: request)) else {
             return Self.page(.forbidden, title: "Session ended", text: "Your session has ended. Reload the page.")
         }
         guard Self.isFormEncoded(request) else {
@@ -219,7 +220,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     }
 
     private func events(_ request: Request, context: Context) async -> Response {
-        guard let session = await store.session(id: Self.sessionID(of: request)) else {
+        guard let session = await store.session(among: Self.sessionIDs(of: request)) else {
             return Self.page(.forbidden, title: "Session ended", text: "Your session has ended. Reload the page.")
         }
         let (page, signals) = session.openPage()
@@ -346,23 +347,38 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         "id: \(id)\n" + String(buffer: SharedPushes.event(content, name: name))
     }
 
-    /// The session id the request's cookie names, if any.
-    static func sessionID(of request: Request) -> String? {
-        sessionID(in: request.headers)
+    /// The session ids the request's cookies name, in the order sent.
+    static func sessionIDs(of request: Request) -> [String] {
+        sessionIDs(in: request.headers)
     }
 
-    /// The session id the `Cookie` fields name, if any.
-    static func sessionID(in headers: HTTPFields) -> String? {
+    /// The session ids the `Cookie` fields name, in the order sent: at
+    /// most ``maxSessionCookies``.
+    ///
+    /// A request can carry several cookies of the session cookie's name:
+    /// one set for a parent domain or a longer path by another site of the
+    /// same domain ("cookie tossing"), or a stale one a browser kept. Each
+    /// is tried (``SessionStore/session(among:)``): a foreign cookie sent
+    /// first must not hide the session's own, or every reload would open a
+    /// new session that the next request cannot find.
+    static func sessionIDs(in headers: HTTPFields) -> [String] {
+        var ids: [String] = []
         for header in headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName {
-                    return String(parts[1]).trimmingCharacters(in: .whitespaces)
+                guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName else {
+                    continue
                 }
+                ids.append(String(parts[1]).trimmingCharacters(in: .whitespaces))
+                if ids.count == maxSessionCookies { return ids }
             }
         }
-        return nil
+        return ids
     }
+
+    /// How many cookies of the session cookie's name a request is looked up
+    /// by at most: the rest are ignored.
+    static var maxSessionCookies: Int { 8 }
 
     /// Compares without stopping at the first difference.
     static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {

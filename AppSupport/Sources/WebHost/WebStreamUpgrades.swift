@@ -37,7 +37,7 @@ extension WebResponder {
                 logger.notice("A stream from another origin was refused.", metadata: ["stream": "\(name)"])
                 return .dontUpgrade
             }
-            guard let session = await store.session(id: Self.sessionID(in: request.headerFields)),
+            guard let session = await store.session(among: Self.sessionIDs(in: request.headerFields)),
                 Self.constantTimeEqual(token, session.token)
             else {
                 logger.notice("A stream without the session's cookie and token was refused.")

@@ -6,7 +6,8 @@
 // requests the HTTP parser refuses answered with their status; first visits
 // that never come back kept in a budget of their own, so that a flood of
 // them leaves room for a browser; every fixed path refuses the methods it
-// does not take with 405 and `Allow`, and answers HEAD where it answers GET.
+// does not take with 405 and `Allow`, and answers HEAD where it answers GET;
+// a foreign session cookie sent before the session's own does not hide it.
 
 import Clocks
 import Foundation
@@ -152,6 +153,31 @@ struct HardeningTests {
         while let event = try await oldest.next() { told.append(event) }
         #expect(told.count == 1 && told.first?.contains("no longer follows") == true, "\(told)")
         #expect(told.first?.contains("Reload it to follow again.") == true)
+        await tally.host.stop()
+    }
+
+    /// A cookie of the session cookie's name set by another site of the
+    /// domain, or left from an ended session, and sent before the
+    /// session's own ("cookie tossing") does not hide the session: the
+    /// page is the session's, and no new session is opened (whose cookie
+    /// the next request would again send second, a new session at every
+    /// reload).
+    @Test func aForeignSessionCookieSentFirstDoesNotHideTheSession() async throws {
+        let tally = try await TallyHost.start()
+        let port = tally.host.port
+        let first = try await Self.get(host: "127.0.0.1:\(port)", port: port)
+        let id = try #require(
+            first.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: oak_session=") }?
+                .dropFirst("set-cookie: oak_session=".count).prefix { $0 != ";" })
+        for cookies in [
+            "Cookie: oak_session=zzz; oak_session=\(id)", "Cookie: oak_session=zzz\r\nCookie: oak_session=\(id)",
+        ] {
+            let answer = try await RawConnection.exchange(
+                port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(cookies)\r\nConnection: close\r\n\r\n")
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
+            #expect(!answer.lowercased().contains("set-cookie"), "A new session was opened: \(answer.prefix(400))")
+        }
+        #expect(await tally.host.sessionCount == 1)
         await tally.host.stop()
     }
 
