@@ -5,6 +5,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TerminalTesting
 
 #if canImport(Glibc)
 import Glibc
@@ -62,11 +63,17 @@ public final class ServerProcess: @unchecked Sendable {
         process.standardOutput = output
         // Standard error is read as it comes (a server that logs must never
         // block on a full pipe); its last 16 kB say why it did not start.
-        let said = Mutex(Data())
+        // Once it serves, a server that stops at a `fatalError` or a failed
+        // precondition says why there, and a test that then finds it gone
+        // would not know: that is written to the test's own standard error
+        // (the CI log), with the server's name and process.
+        let name = executable.lastPathComponent
         let errors = Pipe()
+        let said = Mutex((text: Data(), pid: Int32?.none))
+        var errorsReading: PipeReader?
         if let errorLog {
             guard FileManager.default.createFile(atPath: errorLog.path, contents: nil) else {
-                throw ServerProcessError.notReady(executable.lastPathComponent, "cannot write \(errorLog.path)")
+                throw ServerProcessError.notReady(name, "cannot write \(errorLog.path)")
             }
             let log = try FileHandle(forWritingTo: errorLog)
             process.standardError = log
@@ -74,37 +81,44 @@ public final class ServerProcess: @unchecked Sendable {
             try process.run()
         } else {
             process.standardError = errors
-            errors.fileHandleForReading.readabilityHandler = { handle in
-                let chunk = handle.availableData
-                said.withLock { $0 = ($0 + chunk).suffix(16_384) }
+            errorsReading = PipeReader.start(errors.fileHandleForReading) { chunk in
+                let serving = said.withLock { said in
+                    said.text = (said.text + chunk).suffix(16_384)
+                    return said.pid
+                }
+                guard let pid = serving else { return }
+                let text = String(decoding: chunk, as: UTF8.self)
+                guard text.contains("Fatal error") else { return }
+                FileHandle.standardError.write(Data("\(name) (process \(pid)) stopped: \(text)\n".utf8))
             }
             try process.run()
         }
-        let address = await firstAddress(of: process, in: output.fileHandleForReading, within: timeout)
-        guard let address else {
+        // The rest of its output is read and dropped, so that it never
+        // blocks on a full pipe.
+        let (addresses, found) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
+        // What it wrote until the address; `nil` once it was found.
+        let seen = Mutex(Data?.some(Data()))
+        PipeReader.start(output.fileHandleForReading) { chunk in
+            let address = seen.withLock { seen -> String? in
+                guard var written = seen else { return nil }
+                written.append(chunk)
+                let address = Self.address(in: written)
+                seen = address == nil ? written : nil
+                return address
+            }
+            if let address { found.yield(address) }
+        } onEnd: {
+            found.finish()
+        }
+        guard let address = await firstAddress(of: process, in: addresses, within: timeout) else {
             process.terminate()
             process.waitUntilExit()
-            errors.fileHandleForReading.readabilityHandler = nil
+            await errorsReading?.end()
             let told =
-                errorLog.flatMap { FileManager.default.contents(atPath: $0.path) } ?? said.withLock { $0 }
-            throw ServerProcessError.notReady(
-                executable.lastPathComponent, String(decoding: told.suffix(16_384), as: UTF8.self))
+                errorLog.flatMap { FileManager.default.contents(atPath: $0.path) } ?? said.withLock { $0.text }
+            throw ServerProcessError.notReady(name, String(decoding: told.suffix(16_384), as: UTF8.self))
         }
-        // The rest of its output is not kept, only read; but a server that
-        // stops at a `fatalError` or a failed precondition says why on its
-        // standard error, and a test that then finds it gone would not
-        // know: that is written to the test's own standard error (the CI
-        // log), with the server's name and process.
-        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
-        if errorLog == nil {
-            let name = executable.lastPathComponent
-            let pid = process.processIdentifier
-            errors.fileHandleForReading.readabilityHandler = { handle in
-                let said = String(decoding: handle.availableData, as: UTF8.self)
-                guard said.contains("Fatal error") else { return }
-                FileHandle.standardError.write(Data("\(name) (process \(pid)) stopped: \(said)\n".utf8))
-            }
-        }
+        said.withLock { $0.pid = process.processIdentifier }
         return ServerProcess(process: process, errorLog: errorLog, baseURL: address)
     }
 
@@ -155,33 +169,28 @@ public final class ServerProcess: @unchecked Sendable {
         }
     }
 
-    /// The first `http://` address in the lines `process` writes to
-    /// `handle`, or `nil` when it ends or `timeout` passes first (then it
-    /// is stopped, which ends the reading).
+    /// The first `http://` address of the complete lines of `output`,
+    /// without a trailing slash.
+    static func address(in output: Data) -> String? {
+        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        for line in lines.dropLast() {
+            guard let start = line.range(of: "http://") else { continue }
+            let address = line[start.lowerBound...].prefix { !$0.isWhitespace }
+            return String(address.hasSuffix("/") ? address.dropLast() : address)
+        }
+        return nil
+    }
+
+    /// The first address of `addresses` (found in what `process` wrote),
+    /// or `nil` when its output ends or `timeout` passes first (then it is
+    /// stopped, which ends its output).
     private static func firstAddress(
-        of process: Process, in handle: FileHandle, within timeout: Duration
+        of process: Process, in addresses: AsyncStream<String>, within timeout: Duration
     ) async -> String? {
         await withTaskGroup(of: String?.self) { group in
             group.addTask {
-                await withCheckedContinuation { continuation in
-                    DispatchQueue.global().async {
-                        var seen = Data()
-                        while true {
-                            let chunk = handle.availableData
-                            if chunk.isEmpty { return continuation.resume(returning: nil) }
-                            seen.append(chunk)
-                            let lines = String(decoding: seen, as: UTF8.self).split(
-                                separator: "\n", omittingEmptySubsequences: false)
-                            for line in lines.dropLast() {
-                                if let start = line.range(of: "http://") {
-                                    let address = line[start.lowerBound...].prefix { !$0.isWhitespace }
-                                    let trimmed = address.hasSuffix("/") ? address.dropLast() : address
-                                    return continuation.resume(returning: String(trimmed))
-                                }
-                            }
-                        }
-                    }
-                }
+                for await address in addresses { return address }
+                return nil
             }
             group.addTask {
                 try? await Task.sleep(for: timeout)

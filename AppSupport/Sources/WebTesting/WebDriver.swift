@@ -5,6 +5,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TerminalTesting
 import Testing
 
 #if canImport(Glibc)
@@ -149,15 +150,13 @@ public final class WebDriver: @unchecked Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let (lines, continuation) = AsyncStream<String>.makeStream()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                continuation.finish()
-            } else {
-                continuation.yield(String(decoding: data, as: UTF8.self))
-            }
+        // Read on a thread of its own, not by a readability handler (see
+        // `PipeReader`); what it says after it started is dropped.
+        let (lines, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        PipeReader.start(output.fileHandleForReading) { data in
+            continuation.yield(String(decoding: data, as: UTF8.self))
+        } onEnd: {
+            continuation.finish()
         }
         try process.run()
         var said = ""
@@ -175,9 +174,7 @@ public final class WebDriver: @unchecked Sendable {
             }
         }
         // From now on its output is read and dropped, so that it never blocks.
-        output.fileHandleForReading.readabilityHandler = { handle in
-            if handle.availableData.isEmpty { handle.readabilityHandler = nil }
-        }
+        continuation.finish()
         let profile = "/tmp/oak-chromium-\(UUID().uuidString)"
         guard let port, group > 1 else {
             killGroup(group)
@@ -217,8 +214,8 @@ public final class WebDriver: @unchecked Sendable {
     /// Ends the browser session and chromedriver.
     public func quit() async {
         _ = try? await command("DELETE", "/session/\(sessionID)")
-        // Not `waitUntilExit()`: on Linux it can wait forever for a process
-        // whose output is read by a readability handler.
+        // The group is killed, not waited for: the tests that need it gone
+        // wait for that themselves.
         end()
     }
 
