@@ -59,6 +59,10 @@ public struct TmuxSession: Sendable {
         let session = TmuxSession(
             executable: executable, socket: socket, name: "oak-\(id)", scratch: scratch,
             server: try await Launched.start(process))
+        // Tests that crash or are killed leave no tmux server (and app)
+        // behind: on SIGTERM tmux ends its sessions, and their programs
+        // get the hang-up of their terminal.
+        try? Watchdog.process(ending: process.processIdentifier, with: "TERM").run()
         do {
             // Until the server answers, asked with a command that never
             // starts a server of its own.

@@ -93,6 +93,9 @@ public final class ServerProcess: @unchecked Sendable {
             }
             try process.run()
         }
+        // A test run that crashed or was killed leaves no server running
+        // (and holding its port and database) behind.
+        try? Watchdog.process(ending: process.processIdentifier, with: "KILL").run()
         // The rest of its output is read and dropped, so that it never
         // blocks on a full pipe.
         let (addresses, found) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
