@@ -38,11 +38,14 @@ public enum Watchdog {
 
     /// Watches the tests (`$1`) and the process (`$2`) once a second, and
     /// sends `$3` to the process when the tests are gone. The process is
-    /// known by its start time (field 22 of `/proc/PID/stat`), so that a
-    /// number the system gave another process after it ended is never
-    /// signalled.
+    /// known by its start time (field 22 of `/proc/PID/stat`; where there
+    /// is no `/proc`, as on macOS, what `ps` says of it), so that a number
+    /// the system gave another process after it ended is never signalled.
     static let script = """
-        started() { cut -d' ' -f22 "/proc/$1/stat" 2>/dev/null; }
+        started() {
+            if [ -d /proc/self ]; then cut -d' ' -f22 "/proc/$1/stat" 2>/dev/null
+            else ps -o lstart= -p "$1" 2>/dev/null; fi
+        }
         start=$(started "$2")
         [ -n "$start" ] || exit 0
         echo watching
