@@ -145,7 +145,10 @@ struct Cluster {
         for _ in 0..<3 {
             let cluster = Cluster(directory: directory, port: Int.random(in: 40_000..<50_000), scratch: scratch)
             let started = try await cluster.script("start", cluster.directory, "\(cluster.port)")
-            if started.exited(with: 0) { return cluster }
+            if started.exited(with: 0) {
+                cluster.watch()
+                return cluster
+            }
             failures.append(started.description)
         }
         throw ClusterError(what: "start", finished: failures.joined(separator: "\n"))
@@ -161,6 +164,19 @@ struct Cluster {
     func resume() async throws {
         let resumed = try await script("resume", directory, "\(port)")
         guard resumed.exited(with: 0) else { throw ClusterError(what: "resume", finished: resumed.description) }
+        watch()
+    }
+
+    /// Has the running server stopped at once (fast shutdown) should the
+    /// tests crash or be killed: a server started by `pg_ctl` outlives
+    /// them otherwise. Its process is the first line of `postmaster.pid`;
+    /// a paused server's watchdog ends with it, and resuming starts another.
+    private func watch() {
+        guard let file = FileManager.default.contents(atPath: "\(directory)/data/postmaster.pid"),
+            let line = String(decoding: file, as: UTF8.self).split(separator: "\n").first,
+            let server = Int32(line.trimmingCharacters(in: .whitespaces))
+        else { return }
+        try? Watchdog.process(ending: server, with: "INT").run()
     }
 
     /// Stops the server and removes it.
