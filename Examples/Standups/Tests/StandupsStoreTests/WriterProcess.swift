@@ -9,9 +9,11 @@ import Foundation
 import IdentifiedCollections
 import Models
 import StandupsStore
+import Synchronization
 import Testing
 
 import struct TerminalTesting.Launched
+import class TerminalTesting.PipeReader
 
 #if canImport(Glibc)
 import Glibc
@@ -157,23 +159,23 @@ struct WriterProcess: Sendable {
         // Read on a thread of its own (never one of the cooperative pool):
         // the lines with the report prefix, until the end of the output.
         let (reports, continuation) = AsyncStream.makeStream(of: String.self)
-        let reading = output.fileHandleForReading
-        Thread {
-            var pending = Data()
-            while true {
-                let chunk = reading.availableData
-                if chunk.isEmpty { break }
+        let pending = Mutex(Data())
+        PipeReader.start(output.fileHandleForReading) { chunk in
+            let lines = pending.withLock { pending -> [String] in
                 pending.append(chunk)
+                var lines: [String] = []
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
                     pending.removeSubrange(pending.startIndex...newline)
-                    if line.hasPrefix(WriterRole.reportPrefix) {
-                        continuation.yield(String(line.dropFirst(WriterRole.reportPrefix.count)))
-                    }
                 }
+                return lines
             }
+            for line in lines where line.hasPrefix(WriterRole.reportPrefix) {
+                continuation.yield(String(line.dropFirst(WriterRole.reportPrefix.count)))
+            }
+        } onEnd: {
             continuation.finish()
-        }.start()
+        }
         // Process closes the parent's copies of the child's ends of both pipes.
         let launched = try await Launched.start(process)
         return WriterProcess(launched: launched, reports: reports, input: input.fileHandleForWriting, log: log)
