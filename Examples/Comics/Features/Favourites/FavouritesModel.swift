@@ -38,7 +38,12 @@ extension Favourites {
 
     /// The model of `state`.
     public static func model(of state: State, intents: Intents<Favourites, Shown>) -> FavouritesModel {
-        let state = state.shown
+        model(showing: state.shown, intents: intents)
+    }
+
+    /// The model of a session that shows `state` (one snapshot of the
+    /// list: a view that has read it once renders and offers what it read).
+    public static func model(showing state: Shown, intents: Intents<Favourites, Shown>) -> FavouritesModel {
         var offered: [(kind: FavouritesModel.Kind, intent: Intent<Event>)] = []
         switch state.phase {
         case .loading:

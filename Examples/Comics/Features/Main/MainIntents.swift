@@ -67,8 +67,16 @@ public struct MainIntents {
     /// The Favourites feature's model of `state`, while its scene is shown
     /// (the feature runs exactly then).
     public func favouritesModel(_ state: Main.State) -> FavouritesModel? {
+        guard state.scene == .favourites, let favouritesState else { return nil }
+        return favouritesModel(state, showing: favouritesState.shown)
+    }
+
+    /// The Favourites feature's model of `state` showing `shown`, a
+    /// snapshot of what its session shows the view took before (`nil`:
+    /// the feature does not run).
+    public func favouritesModel(_ state: Main.State, showing shown: Favourites.Shown?) -> FavouritesModel? {
         guard state.scene == .favourites else { return nil }
-        guard let favourites, let favouritesState else { return nil }
-        return Favourites.model(of: favouritesState, intents: favourites)
+        guard let favourites, let shown else { return nil }
+        return Favourites.model(showing: shown, intents: favourites)
     }
 }

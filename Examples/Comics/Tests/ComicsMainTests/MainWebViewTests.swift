@@ -184,6 +184,37 @@ struct MainWebViewTests {
         #expect(favourites.keys.isSuperset(of: ["main.openComic:7", "main.openComic:2", "favourites.down"]))
     }
 
+    @Test func aFavouritesPageIsRenderedOnceForEverySessionThatShowsTheSame() {
+        let cache = WebRenderCache()
+        let list = [7, 2].map { Favourite(number: $0, title: "#\($0)", added: Date(timeIntervalSince1970: 0)) }
+        var rendered = 0
+        /// The content of `state`'s page sent by a session (sharing
+        /// through `cache`), counting the renderings (each makes intents).
+        func send(_ state: Main.State) -> String {
+            MainWebView.content(
+                state,
+                intents: {
+                    rendered += 1
+                    return intents(state)
+                }(), context: WebContext(sharingThrough: cache)
+            ).rendered
+        }
+        // Two sessions (their own children) showing the same list and row.
+        let first = send(favouritesScene(Favourites.State(phase: .list(list))))
+        let second = send(favouritesScene(Favourites.State(phase: .list(list))))
+        #expect(rendered == 1)
+        #expect(first == second)
+        #expect(first.contains("data-number=\"7\" class=\"selected\""))
+        // What a session shows of its own is part of the key.
+        let other = send(favouritesScene(Favourites.State(phase: .list(list), selection: 1)))
+        #expect(rendered == 2)
+        #expect(other.contains("data-number=\"2\" class=\"selected\""))
+        // The comics scene is the session's own.
+        _ = send(comicsScene(Comics.State(phase: .showing(.mock(5)), latest: 10)))
+        _ = send(comicsScene(Comics.State(phase: .showing(.mock(5)), latest: 10)))
+        #expect(rendered == 4)
+    }
+
     @Test func anIntentOfAnOldStateIsStale() {
         let shown = comicsScene(Comics.State(phase: .showing(.mock(10)), latest: 10))
         var now = shown

@@ -16,18 +16,6 @@ public enum FavouritesWebView {
     /// any comic of the list, not only the selected one.
     public static let openComicKey = "main.openComic"
 
-    /// The key of the scene's rendering (``WebContext/shared(_:render:)``):
-    /// it shows the state and nothing else.
-    public struct Section: Hashable, Sendable {
-        /// What is shown.
-        public let shown: Favourites.Shown
-
-        /// The key of the scene showing `shown`.
-        public init(_ shown: Favourites.Shown) {
-            self.shown = shown
-        }
-    }
-
     /// The list's style rules.
     public static let style = """
         ul.favourites { list-style: none; padding: 0; }

@@ -20,9 +20,58 @@ public enum MainWebView {
     /// The key of the navigation to the favourites.
     public static let showFavouritesKey = "main.showFavourites"
 
+    /// The key of a favourites page's content
+    /// (``WebContext/shared(_:render:)``): what its session shows of the
+    /// list, and nothing else of the session.
+    public struct FavouritesContent: Hashable, Sendable {
+        /// What the session shows.
+        public let shown: Favourites.Shown
+
+        /// The key of the content showing `shown`.
+        public init(_ shown: Favourites.Shown) {
+            self.shown = shown
+        }
+    }
+
     /// The page's content for `state`: the header, then the scene; the
-    /// forms are bound in `context` to the intents of `intents`.
-    public static func content(_ state: Main.State, intents: MainIntents, context: WebContext) -> HTML {
+    /// forms are bound in `context` to the intents of `intents`, made only
+    /// when the content is rendered.
+    ///
+    /// A favourites page shows what its session shows of the list and
+    /// nothing else of it: the content is rendered once for every session
+    /// that shows the same (a thousand sessions, after the list changed),
+    /// from one snapshot of the list, which is also its key.
+    public static func content(
+        _ state: Main.State, intents: @autoclosure () -> MainIntents, context: WebContext
+    )
+        -> HTML
+    {
+        switch state.scene {
+        case .comics:
+            let intents = intents()
+            let scene = intents.comicsModel(state).map { ComicsWebView.render($0, context: context) } ?? starting
+            return content(state, scene: scene, name: "comics", intents: intents, context: context)
+        case .favourites:
+            guard let shown = state.favourites?.state.shown else {
+                return content(state, scene: starting, name: "favourites", intents: intents(), context: context)
+            }
+            return context.shared(FavouritesContent(shown)) {
+                let intents = intents()
+                let scene =
+                    intents.favouritesModel(state, showing: shown).map { model in
+                        FavouritesWebView.render(model, open: { intents.openComic($0, state) }, context: context)
+                    } ?? starting
+                return content(state, scene: scene, name: "favourites", intents: intents, context: context)
+            }
+        }
+    }
+
+    /// The header, then `scene`, named `name`.
+    static func content(
+        _ state: Main.State, scene: HTML, name: String, intents: MainIntents, context: WebContext
+    )
+        -> HTML
+    {
         let navigation = HTML.join([
             navigationButton(
                 "Comics", key: showComicsKey, intent: intents.main(.showComics), isCurrent: state.scene == .comics,
@@ -31,22 +80,6 @@ public enum MainWebView {
                 "Favourites", key: showFavouritesKey, intent: intents.main(.showFavourites),
                 isCurrent: state.scene == .favourites, context),
         ])
-        let scene: HTML
-        let name: String
-        switch state.scene {
-        case .comics:
-            name = "comics"
-            scene = intents.comicsModel(state).map { ComicsWebView.render($0, context: context) } ?? starting
-        case .favourites:
-            name = "favourites"
-            scene =
-                intents.favouritesModel(state).map { model in
-                    // The same list on many sessions is rendered once.
-                    context.shared(FavouritesWebView.Section(model.state)) {
-                        FavouritesWebView.render(model, open: { intents.openComic($0, state) }, context: context)
-                    }
-                } ?? starting
-        }
         return """
             <header><nav><h1>Oak Comics</h1>\(navigation)</nav></header>
             <div class="scene" id="scene" data-scene="\(name)">
