@@ -3,8 +3,9 @@
 // at a time, is closed when it is up, however the bytes come), a deadline
 // for every request's body (also one no route reads), and an answer with a
 // status to a request the HTTP parser refuses (400, 414, 431, 501) instead
-// of a connection closed without a word; and an absolute-form request
-// (`GET http://name/path`) names its host by its target, as HTTP/1.1 has it.
+// of a connection closed without a word; an absolute-form request
+// (`GET http://name/path`) names its host by its target, as HTTP/1.1 has
+// it; and a connection that is not to persist closes after the response.
 //
 // Hummingbird's idle timer covers a connection between two requests, and
 // `collectBody(of:upTo:within:channel:)` an intent's body; neither sees a
@@ -41,13 +42,63 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(
                 RefusedRequestAnswer(progress: progress, logger: logger), position: .after(decoder))
-            try pipeline.addHandler(AbsoluteFormHost(), position: .after(decoder))
+            try pipeline.addHandler(RequestHeadFixes(), position: .after(decoder))
             return value
         }
     }
 
     func handle(value: Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
+        var connectionLogger = logger
+        connectionLogger.handler = ClosedBeforeItsRequestLogs(base: logger.handler)
+        await inner.handle(value: value, logger: connectionLogger)
+    }
+}
+
+/// Logs what a connection's handling logs, but for one thing:
+/// hummingbird-websocket logs "Error handling upgrade result" at `error`
+/// when the connection closed before its first request was handled — a
+/// request the parser refused and this server answered
+/// (``RefusedRequestAnswer``), a client that sent nothing in time. That is
+/// the client's doing, not the server's, and a line at `error` for every
+/// malformed request an attacker sends; it is logged at `debug`. Any other
+/// error of the upgrade stays at `error`.
+struct ClosedBeforeItsRequestLogs: LogHandler {
+    var base: any LogHandler
+
+    /// What the connection's channel says once it has closed.
+    static let closedChannel: Set<String> = [
+        "\(ChannelError.inappropriateOperationForState)", "\(ChannelError.ioOnClosedChannel)",
+        "\(ChannelError.alreadyClosed)", "\(ChannelError.eof)",
+    ]
+
+    func log(event: LogEvent) {
+        guard event.level == .error, event.message == "Error handling upgrade result",
+            case .string(let error) = event.metadata?["error.type"], Self.closedChannel.contains(error)
+        else { return base.log(event: event) }
+        guard base.logLevel <= .debug else { return }
+        var event = event
+        event.level = .debug
+        base.log(event: event)
+    }
+
+    var metadataProvider: Logger.MetadataProvider? {
+        get { base.metadataProvider }
+        set { base.metadataProvider = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { base[metadataKey: key] }
+        set { base[metadataKey: key] = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { base.metadata }
+        set { base.metadata = newValue }
+    }
+
+    var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
     }
 }
 
@@ -310,30 +361,43 @@ final class RequestBodyDeadline: ChannelInboundHandler, RemovableChannelHandler 
     }
 }
 
-/// Makes the name in an absolute-form request's target (`GET
-/// http://name/path HTTP/1.1`) the request's `Host`, as RFC 9112 (§3.2.2)
-/// requires of a server: "ignore the received Host header field … and
-/// instead use the host information of the request-target". Hummingbird
-/// keeps only the target's path and reads the name from `Host`, so a request
-/// for another site that carried this server's name in `Host` was answered;
-/// now the host check sees the name the request is for.
+/// Puts right in a request's head what Hummingbird would read wrong.
+///
+/// - An absolute-form request's target (`GET http://name/path HTTP/1.1`)
+///   names its host: it becomes the request's `Host`, as RFC 9112 (§3.2.2)
+///   requires of a server ("ignore the received Host header field … and
+///   instead use the host information of the request-target"). Hummingbird
+///   keeps only the target's path and reads the name from `Host`, so a
+///   request for another site that carried this server's name in `Host` was
+///   answered; now the host check sees the name the request is for.
+/// - A request after which the connection does not persist (HTTP/1.0
+///   without `Connection: keep-alive`, or `close` among other options or in
+///   capitals) says `Connection: close`, the one spelling Hummingbird reads:
+///   it kept such a connection open after the response, so an HTTP/1.0
+///   client waiting for the close to end the response (a health check, a
+///   benchmark) waited for the idle timeout, holding a connection.
 ///
 /// Sits right after the HTTP parser and reads what passes as `Any`, never
 /// forcing it to be HTTP: once a WebSocket upgrade has removed the parser
 /// (its left-over bytes come first, before the 101 is written), bytes pass
 /// through untouched.
-final class AbsoluteFormHost: ChannelInboundHandler, RemovableChannelHandler {
+final class RequestHeadFixes: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = Any
     typealias InboundOut = HTTPServerRequestPart
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data) as? HTTPServerRequestPart,
-            let authority = Self.authority(ofAbsoluteForm: head.uri)
-        else {
+        guard case .head(var head) = unwrapInboundIn(data) as? HTTPServerRequestPart else {
             context.fireChannelRead(data)
             return
         }
-        head.headers.replaceOrAdd(name: "Host", value: authority)
+        let authority = Self.authority(ofAbsoluteForm: head.uri)
+        let closes = !head.isKeepAlive && head.headers["Connection"] != ["close"]
+        guard authority != nil || closes else {
+            context.fireChannelRead(data)
+            return
+        }
+        if let authority { head.headers.replaceOrAdd(name: "Host", value: authority) }
+        if closes { head.headers.replaceOrAdd(name: "Connection", value: "close") }
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 

@@ -176,6 +176,54 @@ struct HTTPServerTests {
         await server.stop()
     }
 
+    @Test(arguments: [
+        "GET / HTTP/1.0\r\nHost: x\r\n\r\n",
+        "GET / HTTP/1.0\r\nHost: x\r\nConnection: TE\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: x\r\nConnection: Close\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: x\r\nConnection: TE, close\r\n\r\n",
+    ])
+    func aConnectionThatIsNotToPersistClosesAfterTheResponse(_ request: String) async throws {
+        // Idle connections would stay for a minute: the close comes from the
+        // request alone, well within this test's limit.
+        let server = try await startServer(limits: ConnectionLimits(idleTimeout: .seconds(60)))
+        let answer = try await RawConnection.exchange(port: server.port, request)
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+        #expect(answer.hasSuffix("ok"), "\(answer)")
+        await server.stop()
+    }
+
+    @Test func anHTTP10ConnectionThatAsksToPersistDoes() async throws {
+        let server = try await startServer()
+        let answers = try await RawConnection.with(port: server.port) { connection in
+            try await connection.send("GET / HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n")
+            try await connection.send("GET / HTTP/1.0\r\nHost: x\r\n\r\n")
+            return try await connection.readUntilClosed()
+        }
+        #expect(answers.components(separatedBy: "HTTP/1.1 200").count == 3, "\(answers)")
+        await server.stop()
+    }
+
+    @Test func aRefusedRequestOnAServerOfWebSocketsLogsNoError() async throws {
+        let logs = LoggedLevels()
+        var logger = Logger(label: "oak.test.server") { _ in logs }
+        logger.logLevel = .info
+        let server = try await HTTPServer.start(
+            responder: TestResponder(), limits: ConnectionLimits(),
+            webSockets: WebSocketUpgrades { _, _, _ in .dontUpgrade }, logger: logger)
+        // A request the parser refuses: answered 400, the connection closed
+        // before hummingbird-websocket's upgrade had a request to handle.
+        let answer = try await RawConnection.exchange(
+            port: server.port,
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n0\r\n\r\n")
+        #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer)")
+        // A request that is answered still is, and an error still logs.
+        #expect(
+            try await RawConnection.exchange(port: server.port, "GET / HTTP/1.0\r\nHost: x\r\n\r\n").hasSuffix("ok"))
+        logger.error("An error of the server's own.")
+        await server.stop()
+        #expect(logs.messages(atLeast: .error) == ["An error of the server's own."])
+    }
+
     @Test func connectionsBeyondTheCapWaitUntilOneCloses() async throws {
         let server = try await startServer(limits: ConnectionLimits(maxConnections: 1))
         let port = server.port
@@ -189,5 +237,29 @@ struct HTTPServerTests {
         let answer = try await waiting.value
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
         await server.stop()
+    }
+}
+
+/// Keeps the message of every event logged through it, with its level.
+final class LoggedLevels: LogHandler, @unchecked Sendable {
+    // @unchecked: `events` is behind `lock`; the rest is set once.
+    private let lock = NSLock()
+    private var events: [(Logger.Level, String)] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    var metadataProvider: Logger.MetadataProvider?
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lock.withLock { events.append((event.level, event.message.description)) }
+    }
+
+    /// The messages logged at `level` or above.
+    func messages(atLeast level: Logger.Level) -> [String] {
+        lock.withLock { events.filter { $0.0 >= level }.map(\.1) }
     }
 }
