@@ -88,10 +88,12 @@ public final class WebHost<App: WebApplication>: Sendable {
     ///   - allowedHosts: The names, beside addresses and `localhost`, that
     ///     requests may reach the server by (``AllowedHosts``).
     ///   - secureCookies: Whether the session cookie is marked `Secure`, so
-    ///     that browsers send it over HTTPS only: set it when browsers reach
-    ///     the server by an `https` address (a TLS proxy in front of it).
-    ///     Browsers still send it to `localhost` and `127.0.0.1` over plain
-    ///     HTTP.
+    ///     that browsers send it over HTTPS only, and named with the
+    ///     `__Host-` prefix (`__Host-oak_session`), so that browsers take it
+    ///     only from this host (another site of the same domain cannot set
+    ///     it): set it when browsers reach the server by an `https` address
+    ///     (a TLS proxy in front of it). Browsers still take and send it on
+    ///     `localhost` and `127.0.0.1` over plain HTTP.
     ///   - connections: How many connections, and how long a client may take;
     ///     by default `ConnectionLimits`' times, and room for two
     ///     connections per session (its open page and a request) and 256

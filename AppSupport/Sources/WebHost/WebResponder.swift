@@ -39,8 +39,19 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     /// What the open pages that show the same share.
     let pushes = SharedPushes()
 
-    /// The session cookie's name.
-    static var cookieName: String { "oak_session" }
+    /// The session cookie's name: `__Host-oak_session` when it is sent
+    /// over HTTPS only (``secureCookies``), else `oak_session`.
+    ///
+    /// With the `__Host-` prefix a browser takes the cookie only from this
+    /// very host, over HTTPS, for the path `/` and without a `Domain`: a
+    /// sibling site of the same domain (`evil.example.com` beside
+    /// `app.example.com`) cannot set a cookie of that name for this host
+    /// ("cookie tossing", fixing a victim's session to the attacker's). On
+    /// plain HTTP no browser would take a `__Host-` cookie at all.
+    var cookieName: String { Self.cookieName(secure: secureCookies) }
+
+    /// The session cookie's name, sent over HTTPS only (`secure`) or not.
+    static func cookieName(secure: Bool) -> String { secure ? "__Host-oak_session" : "oak_session" }
 
     func respond(to request: Request, context: Context) async throws -> Response {
         var response: Response
@@ -109,7 +120,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
             return await index(request, client: Self.client(of: context), at: path)
         default:
             guard readOnly else { return Self.notAllowed("GET, HEAD") }
-            guard let session = await store.session(among: Self.sessionIDs(of: request)),
+            guard let session = await store.session(among: sessionIDs(of: request)),
                 let resource = await session.resource(at: path)
             else {
                 return Self.page(.notFound, title: "Not found", text: "There is nothing at this address.")
@@ -127,7 +138,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     /// page's script or style is its cookie coming back, which confirms a
     /// provisional session (``SessionStore/session(among:)``).
     private func confirm(_ request: Request) async {
-        let ids = Self.sessionIDs(of: request)
+        let ids = sessionIDs(of: request)
         guard !ids.isEmpty else { return }
         _ = await store.session(among: ids)
     }
@@ -151,7 +162,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     /// The page of the request's session; or, without one, of a new
     /// session opened at `path`.
     private func index(_ request: Request, client: String, at path: String = "/") async -> Response {
-        if let session = await store.session(among: Self.sessionIDs(of: request)) {
+        if let session = await store.session(among: sessionIDs(of: request)) {
             return Self.html(await session.page())
         }
         do {
@@ -159,7 +170,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
             var response = Self.html(await session.settledPage(within: limits.firstPaint, clock: store.clock))
             let secure = secureCookies ? "; Secure" : ""
             response.headers[.setCookie] =
-                "\(Self.cookieName)=\(session.id); Path=/; HttpOnly; SameSite=Strict\(secure)"
+                "\(cookieName)=\(session.id); Path=/; HttpOnly; SameSite=Strict\(secure)"
             response.headers[.cacheControl] = "no-store"
             return response
         } catch {
@@ -172,7 +183,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     }
 
     private func intent(_ request: Request, context: Context) async -> Response {
-        guard let session = await store.session(among: Self.sessionIDs(of: request)) else {
+        guard let session = await store.session(among: sessionIDs(of: request)) else {
             return Self.page(.forbidden, title: "Session ended", text: "Your session has ended. Reload the page.")
         }
         guard Self.isFormEncoded(request) else {
@@ -220,7 +231,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     }
 
     private func events(_ request: Request, context: Context) async -> Response {
-        guard let session = await store.session(among: Self.sessionIDs(of: request)) else {
+        guard let session = await store.session(among: sessionIDs(of: request)) else {
             return Self.page(.forbidden, title: "Session ended", text: "Your session has ended. Reload the page.")
         }
         let (page, signals) = session.openPage()
@@ -348,8 +359,8 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     }
 
     /// The session ids the request's cookies name, in the order sent.
-    static func sessionIDs(of request: Request) -> [String] {
-        sessionIDs(in: request.headers)
+    func sessionIDs(of request: Request) -> [String] {
+        Self.sessionIDs(in: request.headers, named: cookieName)
     }
 
     /// The session ids the `Cookie` fields name, in the order sent: at
@@ -361,7 +372,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
     /// is tried (``SessionStore/session(among:)``): a foreign cookie sent
     /// first must not hide the session's own, or every reload would open a
     /// new session that the next request cannot find.
-    static func sessionIDs(in headers: HTTPFields) -> [String] {
+    static func sessionIDs(in headers: HTTPFields, named cookieName: String) -> [String] {
         var ids: [String] = []
         for header in headers[values: .cookie] {
             for pair in header.split(separator: ";") {

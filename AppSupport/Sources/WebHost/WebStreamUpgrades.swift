@@ -27,6 +27,7 @@ extension WebResponder {
     func streamUpgrades(clock: any Clock<Duration>) -> WebSocketUpgrades {
         let store = self.store
         let allowedHosts = self.allowedHosts
+        let cookieName = self.cookieName
         return WebSocketUpgrades(maxFrameSize: Self.largestFrame) { request, _, logger in
             guard let (name, token) = Self.stream(of: request) else { return .dontUpgrade }
             guard !Self.hasSecondHost(request.headerFields), allowedHosts.allows(request.authority) else {
@@ -37,7 +38,8 @@ extension WebResponder {
                 logger.notice("A stream from another origin was refused.", metadata: ["stream": "\(name)"])
                 return .dontUpgrade
             }
-            guard let session = await store.session(among: Self.sessionIDs(in: request.headerFields)),
+            guard
+                let session = await store.session(among: Self.sessionIDs(in: request.headerFields, named: cookieName)),
                 Self.constantTimeEqual(token, session.token)
             else {
                 logger.notice("A stream without the session's cookie and token was refused.")

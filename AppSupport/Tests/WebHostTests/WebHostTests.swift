@@ -79,10 +79,20 @@ struct TallyHost {
 struct WebHostTests {
     @Test func aServerBehindHTTPSMarksTheSessionCookieSecure() async throws {
         let tally = try await TallyHost.start(secureCookies: true)
-        let page = try await tally.client().get("/")
+        let client = tally.client()
+        let page = try await client.get("/")
         let cookie = try #require(page.header("Set-Cookie"))
-        #expect(cookie.hasPrefix("oak_session=") && cookie.hasSuffix("; Secure"), "\(cookie)")
+        // `__Host-`: a browser takes it only from this host, over HTTPS,
+        // for `/` and without a `Domain`: no sibling site can toss one.
+        #expect(cookie.hasPrefix("__Host-oak_session=") && cookie.hasSuffix("; Secure"), "\(cookie)")
+        #expect(cookie.contains("Path=/") && !cookie.contains("Domain"))
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        // The session is found by that cookie, and only by it.
+        #expect(try await client.get("/").header("Set-Cookie") == nil)
+        let id = try #require(client.cookie?.split(separator: "=", maxSplits: 1).last)
+        let other = tally.client()
+        other.cookie = "oak_session=\(id)"
+        #expect(try await other.get("/").header("Set-Cookie")?.hasPrefix("__Host-oak_session=") == true)
         await tally.host.stop()
     }
 
