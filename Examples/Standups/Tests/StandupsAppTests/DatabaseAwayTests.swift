@@ -111,6 +111,36 @@ struct DatabaseAwayTests {
     }
 }
 
+@Suite("The database away's clusters", .timeLimit(.minutes(1)))
+struct ClusterLeftoverTests {
+    @Test func aKilledRunsClusterIsRemovedAndNoOtherIs() throws {
+        let parent = try ScratchDirectory()
+        defer { parent.remove() }
+        let files = FileManager.default
+        let twoHoursAgo = Date(timeIntervalSinceNow: -7_200)
+        /// A cluster's directory, last changed `modified`, its server
+        /// process `server` (none: no `postmaster.pid`).
+        func cluster(_ name: String, modified: Date, server: Int32? = nil) throws -> String {
+            let data = parent.path(name).appendingPathComponent("data")
+            try files.createDirectory(at: data, withIntermediateDirectories: true)
+            if let server {
+                try Data("\(server)\n/tmp/data\n".utf8).write(to: data.appendingPathComponent("postmaster.pid"))
+            }
+            try files.setAttributes([.modificationDate: modified], ofItemAtPath: parent.path(name).path)
+            return parent.path(name).path
+        }
+        let killed = try cluster("oak-pg-away-killed", modified: twoHoursAgo)
+        let gone = try cluster("oak-pg-away-gone", modified: twoHoursAgo, server: Int32.max)
+        let running = try cluster("oak-pg-away-running", modified: twoHoursAgo, server: getpid())
+        let starting = try cluster("oak-pg-away-starting", modified: Date())
+        let other = try cluster("another-directory", modified: twoHoursAgo)
+        Cluster.removeLeftovers(in: parent.url.path)
+        #expect(!files.fileExists(atPath: killed) && !files.fileExists(atPath: gone))
+        #expect(files.fileExists(atPath: running) && files.fileExists(atPath: starting))
+        #expect(files.fileExists(atPath: other))
+    }
+}
+
 /// A PostgreSQL cluster of a test's own (Scripts/postgres-cluster.sh), which
 /// it may stop and start again.
 struct Cluster {
@@ -136,10 +166,15 @@ struct Cluster {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scripts/postgres-cluster.sh")
 
+    /// Where clusters are made: `/tmp/oak-pg-away-…`.
+    static let parent = "/tmp"
+    static let prefix = "oak-pg-away-"
+
     /// A new cluster on a free port.
     static func start() async throws -> Cluster {
+        removeLeftovers()
         let scratch = try ScratchDirectory()
-        let directory = "/tmp/oak-pg-away-\(UUID().uuidString.prefix(8))"
+        let directory = "\(parent)/\(prefix)\(UUID().uuidString.prefix(8))"
         var failures: [String] = []
         // A port taken meanwhile by someone else: another one.
         for _ in 0..<3 {
@@ -177,6 +212,29 @@ struct Cluster {
             let server = Int32(line.trimmingCharacters(in: .whitespaces))
         else { return }
         try? Watchdog.process(ending: server, with: "INT").run()
+    }
+
+    /// Removes the clusters of runs that were killed (a cluster's data
+    /// takes about 40 MB, and a run that ends stops and removes its own):
+    /// those in `parent` older than `age` whose server does not run. A
+    /// younger one may be another run's, still starting.
+    static func removeLeftovers(in parent: String = parent, olderThan age: TimeInterval = 3_600) {
+        let files = FileManager.default
+        for name in (try? files.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(prefix) {
+            let directory = "\(parent)/\(name)"
+            guard let modified = try? files.attributesOfItem(atPath: directory)[.modificationDate] as? Date,
+                modified.timeIntervalSinceNow < -age
+            else { continue }
+            // `postmaster.pid`'s first line: a server that runs keeps it.
+            if let file = files.contents(atPath: "\(directory)/data/postmaster.pid"),
+                let line = String(decoding: file, as: UTF8.self).split(separator: "\n").first,
+                let server = Int32(line.trimmingCharacters(in: .whitespaces)),
+                kill(server, 0) == 0 || errno == EPERM
+            {
+                continue
+            }
+            try? files.removeItem(atPath: directory)
+        }
     }
 
     /// Stops the server and removes it.
