@@ -41,11 +41,39 @@ public enum MainWebView {
     }
 
     /// The page's content for `state`; the forms are bound in `context` to
-    /// the intents of `intents` (the model of `state`). `newID` makes the
-    /// identifiers of what the user adds, when a form is posted.
+    /// the intents of `intents` (the model of `state`), made only when the
+    /// content is rendered. `newID` makes the identifiers of what the user
+    /// adds, when a form is posted.
+    ///
+    /// A meeting's page shows the room's meeting and the store's failure,
+    /// and nothing else of its session: it is rendered once for every
+    /// viewer of the room at each tick, from one snapshot of both, which is
+    /// also its key.
     public static func content(
-        _ state: Main.State, intents: StandupsIntents, context: WebContext,
+        _ state: Main.State, intents: @autoclosure () -> StandupsIntents, context: WebContext,
         newID: @escaping () -> UUID = UUID.init
+    ) -> HTML {
+        let failure = failure(of: state.data)
+        guard case .meeting(let room) = state.top else {
+            return content(state, meeting: nil, failure: failure, intents: intents(), context: context, newID: newID)
+        }
+        let meeting = room.state
+        return context.shared(MeetingPage(meeting: MeetingSection(meeting: meeting), failure: failure)) {
+            content(state, meeting: meeting, failure: failure, intents: intents(), context: context, newID: newID)
+        }
+    }
+
+    /// The failure a page shows: a write the store has not taken, once the
+    /// stand-ups are loaded.
+    static func failure(of data: StandupsProvider.State) -> StoreFailure? {
+        data.phase == .loaded ? data.failure : nil
+    }
+
+    /// The page's content for `state`, showing `meeting` (a snapshot of the
+    /// room's, when a meeting is on top) and `failure`.
+    static func content(
+        _ state: Main.State, meeting shown: RecordMeeting.State?, failure: StoreFailure?, intents: StandupsIntents,
+        context: WebContext, newID: @escaping () -> UUID
     ) -> HTML {
         let app = intents.app
         let screen: HTML
@@ -77,17 +105,15 @@ public enum MainWebView {
                 ].compactMap { $0 })
             screen = "\(notices)\(detail)"
         case .meeting(let room):
-            let meeting = room.state
-            // Rendered once for every viewer of the room (its forms' keys
-            // and the placeholder of the token are the same for all).
-            screen = context.shared(MeetingSection(meeting: meeting)) {
-                self.meeting(meeting, intents: intents.meeting, context: context)
-            }
+            // Rendered once for every viewer of the room with the rest of
+            // the page (``content(_:intents:context:newID:)``): its forms'
+            // keys and the placeholder of the token are the same for all.
+            screen = self.meeting(shown ?? room.state, intents: intents.meeting, context: context)
         case .pastMeeting(let meetingID, let standupID):
             screen = pastMeeting(state.data.standups[id: standupID], meetingID, context: context)
         }
         var banner: HTML?
-        if let failure = state.data.failure, state.data.phase == .loaded {
+        if let failure {
             banner = """
                 <p class="failure" id="save-failure">Not saved yet: \(failure.summary) \
                 Your changes wait here and are written as soon as the store can take them. \
@@ -148,6 +174,12 @@ public enum MainWebView {
         <div class="dialog" role="alertdialog" id="question"><h3>\(title)</h3><p>\(message)</p>\
         <p class="actions">\(HTML.join(answers))</p></div>
         """
+    }
+
+    /// The key of a meeting's page: its meeting and the failure it shows.
+    struct MeetingPage: Hashable, Sendable {
+        let meeting: MeetingSection
+        let failure: StoreFailure?
     }
 
     /// The key of a meeting's rendering: equal meetings render alike.
