@@ -101,7 +101,7 @@ let package = Package(
             name: "MeetingRooms",
             dependencies: [
                 "Models", "Devices", "RecordMeeting", "StandupsProvider", .product(name: "Oak", package: "Oak"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Common", package: "AppSupport"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Features/MeetingRooms"),
         // The root: navigation, the provider, quitting.

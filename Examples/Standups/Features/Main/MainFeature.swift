@@ -71,9 +71,9 @@ public enum Main: EffectTransducer {
         /// A place to open once the stand-ups are loaded (a web page opened
         /// at its address: ``Event/openPlace(_:)``).
         public var opening: Place?
-        /// The stand-ups whose meetings run in this process now: their
-        /// screens say so and offer to join.
-        public var meetingsRunning: Set<Standup.ID>
+        /// The process's one copy of the stand-ups whose meetings run
+        /// (``MeetingRooms/runningMeetings()``), once started.
+        public var runningMeetings: SharedRun<RunningMeetings>?
         /// Whether the meeting of a place opened is being looked for (a
         /// page opened at a meeting's address shows it at once when it
         /// runs).
@@ -104,8 +104,13 @@ public enum Main: EffectTransducer {
             isStarting = false
             isJoiningMeeting = false
             addedToSelect = nil
-            meetingsRunning = []
+            runningMeetings = nil
         }
+
+        /// The stand-ups whose meetings run in this process now: their
+        /// screens say so and offer to join. Read from the process's one
+        /// copy, so a view that shows it is told when it changes.
+        public var meetingsRunning: Set<Standup.ID> { runningMeetings?.state.standups ?? [] }
 
         /// The place the screen on top shows (a web page's address follows
         /// it).
@@ -198,8 +203,8 @@ public enum Main: EffectTransducer {
         /// The meeting of the place opened does not run here: its
         /// stand-up's screen stays.
         case meetingNotHere
-        /// The stand-ups whose meetings run in this process now.
-        case meetingsRunning(Set<Standup.ID>)
+        /// The process's one copy of the stand-ups whose meetings run.
+        case runningMeetings(SharedRun<RunningMeetings>)
         /// The stand-up's meeting runs in the process at this address: say
         /// so, instead of running it here too.
         case meetingElsewhere(Standup.ID, address: String)
@@ -325,15 +330,9 @@ public enum Main: EffectTransducer {
                         }
                     }))
             // And the meetings that run here (a stand-up's screen offers to
-            // join its meeting in progress).
-            effects.append(
-                Effect(
-                    id: Self.runningID,
-                    operation: { env, input in
-                        for await running in env.meetings.running() {
-                            guard (try? await input.checkedSend(.meetingsRunning(running))) != nil else { return }
-                        }
-                    }))
+            // join its meeting in progress): the process's one copy, which
+            // the screens read; nothing to follow.
+            effects.append(Effect(action: { env in .runningMeetings(env.meetings.runningMeetings()) }))
         case .attached(let provider):
             guard state.provider == nil, !state.hasQuit else { return }
             state.isStarting = false
@@ -426,8 +425,8 @@ public enum Main: EffectTransducer {
         case .meetingNotHere:
             state.isOpeningMeeting = false
             state.isJoiningMeeting = false
-        case .meetingsRunning(let running):
-            state.meetingsRunning = running
+        case .runningMeetings(let running):
+            state.runningMeetings = running
         case .joinedMeeting(let room):
             state.isOpeningMeeting = false
             state.isJoiningMeeting = false
@@ -510,8 +509,6 @@ public enum Main: EffectTransducer {
 
     /// The operation that attaches to the provider and follows it.
     static let providerID: EffectID = "provider"
-    /// The operation that follows the meetings running here.
-    static let runningID: EffectID = "meetings-running"
     /// The operation that hands the outbox's first change to the provider.
     static let deliveryID: EffectID = "delivery"
 

@@ -22,6 +22,7 @@
 // meanwhile is saved with the transcript it had. The checkpoint goes once
 // the meeting is saved (durably) or discarded.
 
+import Common
 import Devices
 import Foundation
 import Logging
@@ -73,6 +74,9 @@ public final class MeetingRooms: Sendable {
     private let rooms = Mutex<[Standup.ID: Occupied]>([:])
     /// The followers of ``running()``.
     private let followers = Mutex<[UUID: AsyncStream<Set<Standup.ID>>.Continuation]>([:])
+    /// The one copy of ``running()`` every session reads, once one has
+    /// asked for it (``runningMeetings()``).
+    private let sharedRunning = Mutex<LazySharedRun<RunningMeetings>?>(nil)
 
     /// The format of the rooms' checkpoints.
     public static let checkpointFormat = CheckpointFormat<MeetingCheckpoint>(version: 1)
@@ -133,6 +137,30 @@ public final class MeetingRooms: Sendable {
             _ = self?.followers.withLock { $0.removeValue(forKey: id) }
         }
         return stream
+    }
+
+    /// The stand-ups whose meetings run here, as one shared run every
+    /// session reads (observable; a stand-up's screen says "in progress"
+    /// and offers to join): started by the first that asks, following
+    /// ``running()`` once for all of them, ended with the rooms.
+    public func runningMeetings() -> SharedRun<RunningMeetings> {
+        sharedRunning.withLock { running in
+            let shared =
+                running
+                ?? LazySharedRun(
+                    SharedRun(initialState: RunningMeetings.State(), proxy: RunningMeetings.Proxy(bufferSize: 8)),
+                    env: RunningMeetings.Env { [weak self] in self?.running() ?? AsyncStream { $0.finish() } },
+                    first: .follow)
+            running = shared
+            return shared.attach()
+        }
+    }
+
+    deinit {
+        // The shared run's follower ends, and with it the run.
+        followers.withLock { followers in
+            for follower in followers.values { follower.finish() }
+        }
     }
 
     /// Tells the followers of ``running()`` which meetings run now.

@@ -90,6 +90,26 @@ struct MeetingRoomsTests {
         _ = joined
     }
 
+    @Test func everySessionReadsOneCopyOfTheMeetingsThatRunAndItEndsWithTheRooms() async {
+        var rooms: MeetingRooms? = Self.rooms(clock: WatchedClock(), saved: Saved())
+        let running = rooms?.runningMeetings()
+        #expect(running != nil && running === rooms?.runningMeetings(), "one copy for every session")
+        var states = running?.states.makeAsyncIterator()
+        // A room that starts is in it; one that ends is not.
+        let (room, roomStates) = rooms?.join(Self.standup, isRecording: false) ?? (nil, nil)
+        while let state = await states?.next(), state.standups != [Self.standup.id] {}
+        await room?.proxy.send(.endMeeting)
+        await room?.proxy.send(.confirmDiscard)
+        var viewer = roomStates?.makeAsyncIterator()
+        while let state = await viewer?.next() { _ = state }
+        while let state = await states?.next(), !state.standups.isEmpty {}
+        // The rooms gone, the run ends.
+        rooms = nil
+        var last: RunningMeetings.State?
+        while let state = await states?.next() { last = state }
+        #expect(last?.isTerminal == true && running?.ending != nil)
+    }
+
     @Test func viewersShareOneRunAndALateJoinerSeesTheStateNow() async {
         let clock = WatchedClock()
         let saved = Saved()

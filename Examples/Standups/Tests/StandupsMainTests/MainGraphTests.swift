@@ -154,7 +154,7 @@ struct MainGraphTests {
             }
         case .joinedMeeting: "joinedMeeting"
         case .meetingNotHere: "meetingNotHere"
-        case .meetingsRunning: "meetingsRunning"
+        case .runningMeetings: "runningMeetings"
         case .meetingElsewhere: "meetingElsewhere"
         case .meeting(_, let meeting):
             switch meeting.ending {
