@@ -23,14 +23,9 @@ public enum MainWebView {
     /// The key of a favourites page's content
     /// (``WebContext/shared(_:render:)``): what its session shows of the
     /// list, and nothing else of the session.
-    public struct FavouritesContent: Hashable, Sendable {
+    struct FavouritesContent: Hashable, Sendable {
         /// What the session shows.
-        public let shown: Favourites.Shown
-
-        /// The key of the content showing `shown`.
-        public init(_ shown: Favourites.Shown) {
-            self.shown = shown
-        }
+        let shown: Favourites.Shown
     }
 
     /// The page's content for `state`: the header, then the scene; the
@@ -55,7 +50,7 @@ public enum MainWebView {
             guard let shown = state.favourites?.state.shown else {
                 return content(state, scene: starting, name: "favourites", intents: intents(), context: context)
             }
-            return context.shared(FavouritesContent(shown)) {
+            return context.shared(FavouritesContent(shown: shown)) {
                 let intents = intents()
                 let scene =
                     intents.favouritesModel(state, showing: shown).map { model in

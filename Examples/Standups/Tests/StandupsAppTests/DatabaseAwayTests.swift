@@ -207,11 +207,17 @@ struct Cluster {
     /// them otherwise. Its process is the first line of `postmaster.pid`;
     /// a paused server's watchdog ends with it, and resuming starts another.
     private func watch() {
-        guard let file = FileManager.default.contents(atPath: "\(directory)/data/postmaster.pid"),
-            let line = String(decoding: file, as: UTF8.self).split(separator: "\n").first,
-            let server = Int32(line.trimmingCharacters(in: .whitespaces))
-        else { return }
+        guard let server = Self.server(of: directory) else { return }
         try? Watchdog.process(ending: server, with: "INT").run()
+    }
+
+    /// The server process of the cluster in `directory`: the first line of
+    /// its `postmaster.pid`, which a running server keeps (`nil`: none).
+    static func server(of directory: String) -> Int32? {
+        guard let file = FileManager.default.contents(atPath: "\(directory)/data/postmaster.pid"),
+            let line = String(decoding: file, as: UTF8.self).split(separator: "\n").first
+        else { return nil }
+        return Int32(line.trimmingCharacters(in: .whitespaces))
     }
 
     /// Removes the clusters of runs that were killed (a cluster's data
@@ -225,14 +231,7 @@ struct Cluster {
             guard let modified = try? files.attributesOfItem(atPath: directory)[.modificationDate] as? Date,
                 modified.timeIntervalSinceNow < -age
             else { continue }
-            // `postmaster.pid`'s first line: a server that runs keeps it.
-            if let file = files.contents(atPath: "\(directory)/data/postmaster.pid"),
-                let line = String(decoding: file, as: UTF8.self).split(separator: "\n").first,
-                let server = Int32(line.trimmingCharacters(in: .whitespaces)),
-                kill(server, 0) == 0 || errno == EPERM
-            {
-                continue
-            }
+            if let server = server(of: directory), kill(server, 0) == 0 || errno == EPERM { continue }
             try? files.removeItem(atPath: directory)
         }
     }

@@ -58,7 +58,7 @@ public enum MainWebView {
             return content(state, meeting: nil, failure: failure, intents: intents(), context: context, newID: newID)
         }
         let meeting = room.state
-        return context.shared(MeetingPage(meeting: MeetingSection(meeting: meeting), failure: failure)) {
+        return context.shared(MeetingPage(meeting: meeting, failure: failure)) {
             content(state, meeting: meeting, failure: failure, intents: intents(), context: context, newID: newID)
         }
     }
@@ -176,17 +176,13 @@ public enum MainWebView {
         """
     }
 
-    /// The key of a meeting's page: its meeting and the failure it shows.
+    /// The key of a meeting's page: its meeting and the failure it shows;
+    /// equal keys render alike. Hashed by what changes every second
+    /// (cheap), compared whole (copies of one published state share their
+    /// storage: cheap too).
     struct MeetingPage: Hashable, Sendable {
-        let meeting: MeetingSection
-        let failure: StoreFailure?
-    }
-
-    /// The key of a meeting's rendering: equal meetings render alike.
-    /// Hashed by what changes every second (cheap), compared whole (copies
-    /// of one published state share their storage: cheap too).
-    struct MeetingSection: Hashable, Sendable {
         let meeting: RecordMeeting.State
+        let failure: StoreFailure?
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(meeting.standup.id)
