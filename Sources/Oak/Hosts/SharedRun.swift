@@ -1,6 +1,8 @@
 // One run that many watch and send to (`SharedRun`): one copy of its state,
 // each watcher reading the latest state when it is ready for one.
 
+import Atomics
+
 /// One run of a transducer that many watch and send to: a meeting that every
 /// viewer's page shows, a list that every session of a server displays.
 ///
@@ -326,6 +328,68 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
                 wake(waiting, with: state, version: version)
             }
         }
+        if hasSubscriptions { tell(state, ended: false) }
+    }
+
+    /// Whether a run is told of this run's changes (``SharedRun/notify(_:with:)``):
+    /// read without the lock on every publication, so that a run nobody
+    /// subscribes to pays one atomic load for it.
+    private let subscribed = ManagedAtomic<Bool>(false)
+
+    private var hasSubscriptions: Bool { subscribed.load(ordering: .acquiring) }
+
+    /// Tells every subscription `state`, the run's latest (and, with
+    /// `ended`, its last); ends those whose run takes no more events.
+    /// Outside the lock: a subscription's projection is the app's code.
+    private func tell(_ state: State, ended: Bool) {
+        let subscriptions = core.withLock { $0.subscriptions }
+        var over: [UInt64] = []
+        for (number, subscription) in subscriptions where !subscription(state, ended) {
+            over.append(number)
+        }
+        guard !over.isEmpty || ended else { return }
+        core.withLock { core in
+            if ended {
+                core.subscriptions.removeAll()
+            } else {
+                for number in over { core.subscriptions.removeValue(forKey: number) }
+            }
+            subscribed.store(!core.subscriptions.isEmpty, ordering: .releasing)
+        }
+    }
+
+    /// Adds `subscription`, told from the next publication on; `nil` when
+    /// the run has ended (it is told the end at once instead). The state
+    /// at the time and whether one was published between `seen` and now.
+    func subscribe(_ subscription: @escaping Core.Subscription, seen: UInt64) -> (number: UInt64, missed: State?)? {
+        let added = core.withLock { core -> (UInt64, State?)? in
+            guard core.ending == nil else { return nil }
+            let number = core.nextSubscription
+            core.nextSubscription &+= 1
+            core.subscriptions[number] = subscription
+            subscribed.store(true, ordering: .releasing)
+            return (number, core.version != seen ? core.state : nil)
+        }
+        guard let (number, missed) = added else {
+            _ = subscription(core.withLock { $0.state }, true)
+            return nil
+        }
+        return (number, missed)
+    }
+
+    /// Ends subscription `number`; nothing when it has ended.
+    func unsubscribe(_ number: UInt64) {
+        let removed = core.withLock { core -> Core.Subscription? in
+            defer { subscribed.store(!core.subscriptions.isEmpty, ordering: .releasing) }
+            return core.subscriptions.removeValue(forKey: number)
+        }
+        // Released here, outside the lock: what it captured may end with it.
+        _ = removed
+    }
+
+    /// The latest state and its version, read together.
+    var versioned: (version: UInt64, state: State) {
+        core.withLock { ($0.version, $0.state) }
     }
 
     /// Gives the watchers that waited `state`, the latest at `version`.
@@ -343,6 +407,7 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
             return Array(core.waiting.values)
         }
         for waiter in waiting { waiter.resume(returning: nil) }
+        if hasSubscriptions { tell(core.withLock { $0.state }, ended: true) }
     }
 
     // MARK: State
@@ -379,6 +444,13 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
         var watchers = 0
         /// Whether a view has read the state through ``Broadcast/observedState``.
         var isObserved = false
+        /// The runs told of this run's changes, by subscription number
+        /// (``SharedRun/notify(_:with:)``): each is given the latest state
+        /// (and whether the run has ended) and says whether it goes on.
+        var subscriptions: [UInt64: Subscription] = [:]
+        var nextSubscription: UInt64 = 0
+
+        typealias Subscription = @Sendable (_ state: State, _ ended: Bool) -> Bool
 
         init(state: State) {
             self.state = state

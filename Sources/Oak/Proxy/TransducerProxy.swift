@@ -79,3 +79,24 @@ public protocol _ChannelProxy: Sendable {
     /// operation): how a child's outputs reach its parent. Do not use it.
     static func _channel(of input: Input) -> (_EventChannel<Event>, origin: UInt64)
 }
+
+/// An input that can name its run's event channel: ``Proxy/Input`` and
+/// ``SyncSuspendingProxy/Input``, which ``SharedRun/notify(_:with:)``
+/// takes. An implementation detail of the runtime, public only because that
+/// method is generic over it; do not conform your own types.
+public protocol _ChannelInput<Event>: Sendable {
+    /// The events the input carries.
+    associatedtype Event
+    /// The channel of the run the input sends to. Do not use it.
+    var _runChannel: _EventChannel<Event> { get }
+}
+
+extension Proxy.Input: _ChannelInput {
+    /// The channel of the run the input sends to. Do not use it.
+    public var _runChannel: _EventChannel<Event> { channel }
+}
+
+extension SyncSuspendingProxy.Input: _ChannelInput {
+    /// The channel of the run the input sends to. Do not use it.
+    public var _runChannel: _EventChannel<Event> { channel }
+}

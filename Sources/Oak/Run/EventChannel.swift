@@ -47,6 +47,14 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     struct Locked {
         @usableFromInline var machine: Machine
         @usableFromInline var inspection: RunInspection?
+        /// The notices of shared runs the run follows, each queued once
+        /// until the loop takes it (``_EventChannel/notify(_:)``): outside
+        /// the buffer and its capacity, at most one per registration.
+        @usableFromInline var notices: Deque<_ChannelNotice<Event>> = []
+        /// Whether the loop's next refill takes a notice before the
+        /// buffer's events: after each batch of events, so that neither
+        /// starves the other.
+        @usableFromInline var noticeTurn = false
 
         @inlinable
         init(machine: Machine) {
@@ -85,7 +93,7 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// waiting for room, or taken into the loop's batch. For OakTesting,
     /// which waits until a run has processed everything it was sent.
     package var pendingEvents: Int {
-        state.withLock { $0.machine.waitingEvents } + takenCount
+        state.withLock { $0.machine.waitingEvents + $0.notices.count } + takenCount
     }
 
     /// Whether the run has nothing to do now: no event waits, and its loop
@@ -354,15 +362,64 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// the pending stop request (see ``EventChannelStateMachine/refill(into:)``).
     /// Events in `batch` count against the capacity until the loop starts
     /// them (see `shared`).
+    ///
+    /// A queued notice (``notify(_:)``) is taken when nothing is buffered,
+    /// and after each batch of events: `.notice`, one at a time, outside
+    /// the batch and its count.
     @inlinable
     func refill(_ batch: inout Deque<Element>) -> Machine.RefillAction {
         state.withLock { state in
+            if state.noticeTurn, !state.notices.isEmpty, state.machine.isOpen {
+                return Self.takeNotice(&state)
+            }
             let action = state.machine.refill(into: &batch)
-            if case .filled = action {
+            switch action {
+            case .filled:
                 shared.wrappingIncrement(by: batch.count, ordering: .relaxed)
+                state.noticeTurn = true
+            case .empty where !state.notices.isEmpty:
+                return Self.takeNotice(&state)
+            case .drained, .stop:
+                Self.dropNotices(&state)
+            case .empty, .notice:
+                break
             }
             return action
         }
+    }
+
+    /// The first queued notice, taken: it may be queued again from now on
+    /// (a change after this point is told again). Under the lock.
+    @usableFromInline
+    static func takeNotice(_ state: inout Locked) -> Machine.RefillAction {
+        state.noticeTurn = false
+        let notice = state.notices.removeFirst()
+        notice.isQueued = false
+        return .notice(Element(event: notice.event, ack: nil))
+    }
+
+    /// Forgets the queued notices: the run ends. Under the lock.
+    @usableFromInline
+    static func dropNotices(_ state: inout Locked) {
+        for notice in state.notices { notice.isQueued = false }
+        state.notices.removeAll()
+    }
+
+    /// Queues `notice` for the loop, unless it is queued already, and wakes
+    /// the loop if it is parked. Never refused for a full buffer: a notice
+    /// takes no room (at most one waits per registration). Returns `false`
+    /// once the input takes no more events (the run ended or is ending):
+    /// the registration then ends.
+    func notify(_ notice: _ChannelNotice<Event>) -> Bool {
+        let (accepted, waiter) = state.withLock { state -> (Bool, Waiter?) in
+            guard state.machine.acceptsEvents else { return (false, nil) }
+            guard !notice.isQueued else { return (true, nil) }
+            notice.isQueued = true
+            state.notices.append(notice)
+            return (true, state.machine.unpark())
+        }
+        waiter?.resume()
+        return accepted
     }
 
     /// Parks the run loop until an event or a stop request arrives. Task
@@ -374,7 +431,10 @@ public final class _EventChannel<Event>: @unchecked Sendable {
         // by the sender, `finish()` or stop request that the state machine
         // hands it to.
         await withUnsafeContinuation(isolation: isolation) { (waiter: Waiter) in
-            if case .resume(let waiter) = state.withLock({ $0.machine.park(waiter) }) {
+            let action = state.withLock { state in
+                state.notices.isEmpty ? state.machine.park(waiter) : .resume(waiter)
+            }
+            if case .resume(let waiter) = action {
                 waiter.resume()
             }
         }
@@ -392,7 +452,10 @@ public final class _EventChannel<Event>: @unchecked Sendable {
     /// buffered or waiting for room.
     @inlinable
     func finish(taken: Deque<Element>) -> Machine.FinishAction {
-        state.withLock { $0.machine.finish(taken: taken) }
+        state.withLock { state in
+            Self.dropNotices(&state)
+            return state.machine.finish(taken: taken)
+        }
     }
 
     /// Whether the input still accepts events: an operation that fails once
@@ -493,5 +556,20 @@ struct CancelledOperation {
     init(number: UInt64, id: EffectID) {
         self.number = number
         self.id = id
+    }
+}
+
+/// A notice that a run follows a shared run by (``SharedRun/notify(_:with:)``):
+/// the event it sends, and whether it waits in the channel to be taken.
+///
+/// An implementation detail of the runtime. Safety (`@unchecked Sendable`):
+/// `isQueued` is read and written only under the lock of the one channel
+/// the notice is for; `event` is immutable and `Sendable`.
+public final class _ChannelNotice<Event>: @unchecked Sendable {
+    @usableFromInline let event: Event
+    @usableFromInline var isQueued = false
+
+    init(event: Event) {
+        self.event = event
     }
 }

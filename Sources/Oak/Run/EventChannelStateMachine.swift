@@ -436,6 +436,11 @@ struct EventChannelStateMachine<Event, Waiter, Ack, Task> {
         case empty
         /// The input was finished and every event has been taken: end.
         case drained
+        /// A notice of a shared run the loop follows
+        /// (``SharedRun/notify(_:with:)``): process its event, outside the
+        /// batch and the capacity. Given by the channel, never by the
+        /// machine, which knows nothing of notices.
+        case notice(Element)
     }
 
     /// The loop, its batch empty, takes the next events (at most
@@ -480,6 +485,22 @@ struct EventChannelStateMachine<Event, Waiter, Ack, Task> {
         while buffer.count < capacity, let element = overflow.popFirst() {
             buffer.append(element)
         }
+    }
+
+    /// The parked loop, taken out to be woken by something that is not an
+    /// event of the buffer (a notice); `nil` when it is not parked.
+    @inlinable
+    mutating func unpark() -> Waiter? {
+        defer { waiter = nil }
+        return waiter
+    }
+
+    /// Whether the run is attached and its input open: the loop takes
+    /// notices only then.
+    @inlinable
+    var isOpen: Bool {
+        if case .attached(.open) = lifecycle { return true }
+        return false
     }
 
     /// What the loop does after offering to park.

@@ -124,10 +124,15 @@ extension BaseTransducer {
             }
             if !carrier.state.isTerminal {
                 runLoop: while true {
+                    // A notice (`SharedRun.notify`) comes outside the batch:
+                    // it is not counted among the events taken.
+                    var notice: _EventChannel<Event>.Element?
                     if batch.isEmpty || channel.isStopRequested {
                         switch channel.refill(&batch) {
                         case .filled:
                             break
+                        case .notice(let element):
+                            notice = element
                         case .stop(let stop):
                             throw stop.error
                         case .empty:
@@ -138,8 +143,14 @@ extension BaseTransducer {
                             throw InputFinished()
                         }
                     }
-                    guard let element = batch.popFirst() else { continue runLoop }
-                    channel.shared.wrappingDecrement(ordering: .relaxed)
+                    let element: _EventChannel<Event>.Element
+                    if let notice {
+                        element = notice
+                    } else {
+                        guard let taken = batch.popFirst() else { continue runLoop }
+                        channel.shared.wrappingDecrement(ordering: .relaxed)
+                        element = taken
+                    }
                     pendingAck = element.ack
 
                     // The event and, depth first, the events its actions return.

@@ -41,6 +41,38 @@ enum DocSharing {
         func save(_ checkpoint: Data) { saved.append(checkpoint) }
     }
 
+    enum Viewer: EffectTransducer {
+        struct Env: Sendable { var room: SharedRun<Meeting> }
+        struct State: NonTerminal, Equatable, Sendable {
+            var room: SharedRun<Meeting>?
+            var subscription: SharedRun<Meeting>.Subscription?
+            var finished = false
+        }
+        enum Event: Sendable {
+            case start
+            case joined(SharedRun<Meeting>, SharedRun<Meeting>.Subscription)
+            case meetingChanged
+        }
+
+        static func update(_ state: inout State, event: Event) -> Self.Effect? {
+            switch event {
+            case .start:
+                // Told only when the meeting finishes, not at each turn.
+                return Effect { env, input in
+                    let ending = env.room.notify(input, with: .meetingChanged) { $0.isTerminal }
+                    return .joined(env.room, ending)
+                }
+            case .joined(let room, let subscription):
+                state.room = room
+                state.subscription = subscription
+                state.finished = room.state.isTerminal
+            case .meetingChanged:
+                state.finished = state.room?.state.isTerminal ?? false
+            }
+            return nil
+        }
+    }
+
     /// The meeting's screen reads the room; its app keeps only the room.
     static func render(_ room: SharedRun<Meeting>) -> String {
         "speaker \(room.state.current + 1) of \(room.state.speakers.count)"
@@ -50,6 +82,24 @@ enum DocSharing {
 @Suite("Article: Sharing one run among many", .timeLimit(.minutes(1)))
 struct SharingARunArticleTests {
     typealias Meeting = DocSharing.Meeting
+
+    @Test func theViewerIsToldOnceWhenTheMeetingFinishesNotAtEachTurn() async throws {
+        let room = SharedRun<Meeting>(initialState: .init(speakers: ["Blob", "Blob Jr", "Blob Sr"]))
+        let meeting = Task { try await room.run() }
+        let viewer = SharedRun<DocSharing.Viewer>(initialState: .init())
+        let viewing = Task { try await viewer.run(env: .init(room: room)) }
+        try viewer.proxy.send(.start)
+        for await state in viewer.states where state.subscription != nil { break }
+
+        try room.proxy.send(.next)
+        try room.proxy.send(.next)
+        #expect(!viewer.state.finished)
+        try room.proxy.send(.next)
+        _ = try await meeting.value
+        for await state in viewer.states where state.finished { break }
+        #expect(viewer.state.finished)
+        viewing.cancel()
+    }
 
     @Test func theSampleRunsOneMeetingThatAViewerWatchesToTheEnd() async throws {
         let room = SharedRun<Meeting>(initialState: .init(speakers: ["Blob", "Blob Jr"]))

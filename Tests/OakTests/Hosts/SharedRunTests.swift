@@ -456,6 +456,10 @@ enum WatcherPlan: Sendable, CustomStringConvertible {
     /// A view: reads the state where it is tracked (``StateTracker``), and
     /// again each time it is told of a change, until the run has ended.
     case tracks
+    /// A run told of each change by a subscription (``SharedRun/notify(_:with:)``),
+    /// which reads the state when told; it cancels the subscription after
+    /// this many notices, when set.
+    case subscribes(cancelAfter: Int?)
 
     var description: String {
         switch self {
@@ -464,6 +468,7 @@ enum WatcherPlan: Sendable, CustomStringConvertible {
         case .neverReads: "never reads"
         case .joinsLate(let n): "joins after \(n)"
         case .tracks: "tracks"
+        case .subscribes(let n): n.map { "subscribes, cancels after \($0)" } ?? "subscribes"
         }
     }
 }
@@ -480,11 +485,13 @@ struct SharedRunSequence: Sendable, CustomStringConvertible {
         var random = SplitMix64(seed: seed)
         amounts = (0..<Int(random.next() % 40)).map { _ in 1 + Int(random.next() % 5) }
         watchers = (0..<(1 + Int(random.next() % 24))).map { _ in
-            switch random.next() % 5 {
+            switch random.next() % 7 {
             case 0: .readsAll
             case 1: .leavesAfter(Int(random.next() % 6))
             case 2: .neverReads
             case 3: .tracks
+            case 4: .subscribes(cancelAfter: nil)
+            case 5: .subscribes(cancelAfter: Int(random.next() % 4))
             default: .joinsLate(Int(random.next() % 40))
             }
         }
@@ -576,6 +583,19 @@ struct SharedRunPropertyTests {
                                 if shared.ending != nil, !wasTold.load(ordering: .sequentiallyConsistent) { break }
                             }
                             tracker.cancel()
+                        case .subscribes(let cancelAfter):
+                            let follower = SharedRun<RankFollower>(initialState: .init(cancelAfter: cancelAfter))
+                            let following = Task { try await follower.run(env: .init(shared: shared)) }
+                            try? follower.proxy.send(.start)
+                            // Told of the end once more: the last rank it
+                            // reads is the final one (unless it cancelled).
+                            _ = await run.result
+                            let final = shared.state.rank
+                            let last = await withinDeadline("a subscriber's last notice") {
+                                await follower.firstState { $0.isCancelled || $0.seen.last == final }
+                            }
+                            following.cancel()
+                            for rank in last??.seen ?? [] where seen.last != rank { seen.append(rank) }
                         }
                         return seen
                     })
@@ -602,9 +622,9 @@ struct SharedRunPropertyTests {
                 guard let seen = await withinDeadline("watcher \(plan)", { await watcher.value }) else { return }
                 #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 }, "\(sequence): \(plan) saw \(seen)")
                 switch plan {
-                case .readsAll, .joinsLate, .neverReads, .tracks:
+                case .readsAll, .joinsLate, .neverReads, .tracks, .subscribes(cancelAfter: nil):
                     #expect(seen.last == final, "\(sequence): \(plan) saw \(seen), final \(final)")
-                case .leavesAfter:
+                case .leavesAfter, .subscribes:
                     break
                 }
             }
@@ -613,6 +633,48 @@ struct SharedRunPropertyTests {
             // counted as busy any more.
             #expect(shared.watcherCount == 0 && shared.watchersAreWaiting, "\(sequence)")
             #expect(shared.ending != nil, "\(sequence)")
+            // The end ended every subscription.
+            #expect(shared.subscriptionCount == 0, "\(sequence)")
         }
+    }
+}
+
+/// A run that follows a ``HostTally`` by a subscription: it reads the
+/// tally's rank each time it is told, and cancels the subscription after
+/// `cancelAfter` notices, when set.
+enum RankFollower: EffectTransducer {
+    struct Env: Sendable { let shared: SharedRun<HostTally> }
+    struct State: NonTerminal, Equatable, Sendable {
+        var cancelAfter: Int?
+        var shared: SharedRun<HostTally>?
+        var subscription: SharedRun<HostTally>.Subscription?
+        var seen: [Int] = []
+        var notices = 0
+        var isCancelled = false
+    }
+    enum Event: Sendable {
+        case start
+        case subscribed(SharedRun<HostTally>, SharedRun<HostTally>.Subscription)
+        case changed
+    }
+
+    static func update(_ state: inout State, event: Event) -> Self.Effect? {
+        switch event {
+        case .start:
+            return Effect { env, input in .subscribed(env.shared, env.shared.notify(input, with: .changed)) }
+        case .subscribed(let shared, let subscription):
+            state.shared = shared
+            state.subscription = subscription
+            state.seen.append(shared.state.rank)
+        case .changed:
+            guard !state.isCancelled, let shared = state.shared else { return nil }
+            state.notices += 1
+            state.seen.append(shared.state.rank)
+            if let cancelAfter = state.cancelAfter, state.notices >= cancelAfter {
+                state.subscription?.cancel()
+                state.isCancelled = true
+            }
+        }
+        return nil
     }
 }

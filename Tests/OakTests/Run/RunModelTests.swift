@@ -56,9 +56,12 @@ enum Modelled: EffectTransducer {
         case answer(operation: Int)
         case cancel(id: Int)
         case stop
+        /// A shared run's notice (`SharedRun.notify`).
+        case notice
 
         var description: String {
             switch self {
+            case .notice: "notice"
             case .value(let value): "value \(value)"
             case .start(let operation, let id, let behaviour):
                 "start \(operation) id \(id.map(String.init) ?? "-") \(behaviour)"
@@ -79,7 +82,7 @@ enum Modelled: EffectTransducer {
 
     static func update(_ state: inout State, event: Event) -> (Self.Effect?, Output) {
         switch event {
-        case .value, .answer:
+        case .value, .answer, .notice:
             return (nil, event.description)
         case .start(let number, let id, let behaviour):
             let operation = Effect(id: id) { @ModelActor env, input in
@@ -214,10 +217,13 @@ enum Command: CustomStringConvertible, Sendable {
     case cancelRun
     case finishInput
     case cancelTask
+    /// A shared run the run follows changes: its notice is queued (or
+    /// coalesced with the one waiting), outside the buffer.
+    case notify
 
     init(_ code: Int) {
-        let parameter = code / 16
-        switch code % 16 {
+        let parameter = code / 17
+        switch code % 17 {
         case 0, 1, 2: self = .sendValue(parameter)
         case 3, 4, 5:
             self = .sendStart(
@@ -228,7 +234,8 @@ enum Command: CustomStringConvertible, Sendable {
         case 11, 12: self = .settle
         case 13: self = .sendStop
         case 14: self = parameter % 2 == 0 ? .cancelRun : .finishInput
-        default: self = .cancelTask
+        case 15: self = .cancelTask
+        default: self = .notify
         }
     }
 
@@ -243,6 +250,7 @@ enum Command: CustomStringConvertible, Sendable {
         case .cancelRun: "proxy.cancel()"
         case .finishInput: "proxy.finish()"
         case .cancelTask: "cancel the run's task"
+        case .notify: "notify"
         }
     }
 }
@@ -273,6 +281,11 @@ struct RunModel {
     /// Reports of operations whose gate opened while the run went on.
     var reports: [Int: String] = [:]
     var nextOperation = 1
+    /// A notice waits in the channel (at most one: they are coalesced).
+    var noticeQueued = false
+    /// Whether the loop's next refill takes the notice before the buffer:
+    /// after each batch, so that neither starves.
+    var noticeTurn = false
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -286,14 +299,39 @@ struct RunModel {
         return "ok"
     }
 
-    /// The loop processes the buffered events.
+    /// The result of a notice: "ok" (queued, or coalesced with the one
+    /// waiting) or "refused" (the input takes no more events).
+    mutating func notify() -> String {
+        if inputClosed { return "refused" }
+        noticeQueued = true
+        return "ok"
+    }
+
+    /// The loop refills until it parks: a waiting notice on its turn (or
+    /// when nothing is buffered), else the buffered events as one batch.
     mutating func settle() {
+        while result == nil {
+            if noticeQueued, noticeTurn || buffer.isEmpty {
+                noticeQueued = false
+                noticeTurn = false
+                outputs.append("notice")
+            } else if !buffer.isEmpty {
+                processBatch()
+                noticeTurn = true
+            } else {
+                return
+            }
+        }
+    }
+
+    /// The loop processes the buffered events (fewer than a batch's 64).
+    private mutating func processBatch() {
         let events = buffer
         buffer = []
         for event in events {
             outputs.append(event.description.starts(with: "start") ? startOutput(event) : event.description)
             switch event {
-            case .value, .answer:
+            case .value, .answer, .notice:
                 break
             case .start(let number, let id, let behaviour):
                 if let id, let replaced = ids[id] { operations[replaced]?.status = .cancelled }
@@ -356,6 +394,7 @@ struct RunModel {
         self.result = result
         inputClosed = true
         buffer = []
+        noticeQueued = false
     }
 
     /// The reports allowed for an operation whose gate opens at the end of
@@ -396,6 +435,7 @@ struct RunModelTests {
         let world = World()
         let refusals = RefusalCounter()
         let proxy = Modelled.Proxy(bufferSize: capacity)
+        let notice = _ChannelNotice<Modelled.Event>(event: .notice)
         var model = RunModel(capacity: capacity)
         let run = Task { @ModelActor in
             try await TransducerInspection.$inspector.withValue(refusals) {
@@ -456,6 +496,10 @@ struct RunModelTests {
                 send(.cancel(id: id))
             case .sendStop:
                 send(.stop)
+            case .notify:
+                let expected = model.notify()
+                let actual = proxy._channel.notify(notice) ? "ok" : "refused"
+                #expect(actual == expected, "notify")
             case .settle:
                 guard await settle() else { return }
             case .openGate(let n):
