@@ -88,6 +88,14 @@ public enum Main: EffectTransducer {
         /// A stand-up just added from the list: it becomes the list's
         /// selection once the provider has it.
         public var addedToSelect: Standup.ID?
+        /// The session's subscription to the provider's changes
+        /// (``Event/providerChanged``), from `attached` on: told without a
+        /// task of its own while the state holds it.
+        public var providerSubscription: SharedRun<StandupsProvider>.Subscription?
+        /// The subscription to the ending of the meeting on the stack
+        /// (``Event/meetingChanged(_:)``); the session is counted among the
+        /// room's viewers while the state holds it.
+        public var roomSubscription: SharedRun<RecordMeeting>.Subscription?
 
         /// The app before `start`.
         public init() {
@@ -105,6 +113,8 @@ public enum Main: EffectTransducer {
             isJoiningMeeting = false
             addedToSelect = nil
             runningMeetings = nil
+            providerSubscription = nil
+            roomSubscription = nil
         }
 
         /// The stand-ups whose meetings run in this process now: their
@@ -182,8 +192,9 @@ public enum Main: EffectTransducer {
         case openPlace(Place)
         /// Start the provider (load the stand-ups).
         case start
-        /// The session is attached to the process's provider.
-        case attached(SharedRun<StandupsProvider>)
+        /// The session is attached to the process's provider, and told of
+        /// its changes while it holds the subscription.
+        case attached(SharedRun<StandupsProvider>, SharedRun<StandupsProvider>.Subscription)
         /// The provider's state changed (``State/data`` reads it): every
         /// screen follows it.
         case providerChanged
@@ -198,8 +209,9 @@ public enum Main: EffectTransducer {
         /// Boxed (`indirect`), as is `meeting`: the state is large, and an
         /// event is held by value in the run's frames.
         indirect case detail(UUID, StandupDetail.State)
-        /// This session joined a meeting's room: show it.
-        case joinedMeeting(MeetingRooms.Room)
+        /// This session joined a meeting's room: show it; told of its
+        /// ending while it holds the subscription.
+        case joinedMeeting(MeetingRooms.Room, SharedRun<RecordMeeting>.Subscription)
         /// The meeting of the place opened does not run here: its
         /// stand-up's screen stays.
         case meetingNotHere
@@ -212,6 +224,9 @@ public enum Main: EffectTransducer {
         /// states of the room the app acts on. Its other states are read
         /// from the room where they are shown.
         indirect case meeting(UUID, RecordMeeting.State)
+        /// The ending of the meeting of room `id` changed (the room's
+        /// notice): acted on as ``meeting(_:_:)`` with the room's state now.
+        case meetingChanged(UUID)
         /// Back: the top screen goes (not a meeting in progress: it asks).
         case back
         /// Try the failed write again.
@@ -287,7 +302,7 @@ public enum Main: EffectTransducer {
         transition(&state, event, &effects)
         if state.hasQuit {
             state.path = []
-            if !before.hasQuit { effects.append(.cancelTask(Self.providerID)) }
+            state.providerSubscription = nil
         }
         if let change = Self.Effect.children(
             \.detailChildren, from: before, to: state,
@@ -298,6 +313,7 @@ public enum Main: EffectTransducer {
         // Leaving a meeting's screen leaves its room (the meeting goes on).
         if let room = before.meetingRoom, room != state.meetingRoom {
             effects.append(.cancelTask(Self.roomID))
+            state.roomSubscription = nil
         }
         switch effects.count {
         case 0: return nil
@@ -312,32 +328,27 @@ public enum Main: EffectTransducer {
             guard state.provider == nil, !state.isStarting, !state.hasQuit else { return }
             state.isStarting = true
             // Attaches to the process's provider (the first session starts
-            // it) and follows its state: the latest, each time this session
-            // is ready for it.
+            // it) and is told of its changes: no task follows it. Read in
+            // `attached`, after the subscription: nothing published in
+            // between is missed.
             effects.append(
-                Effect(
-                    id: Self.providerID,
-                    operation: { env, input in
-                        let provider = env.standups.attach()
-                        // Watching from before the app holds the provider:
-                        // no state is published unseen in between.
-                        var states = provider.states.makeAsyncIterator()
-                        // A send is refused only once the app's run has ended
-                        // or this operation was cancelled: then it stops.
-                        guard (try? await input.checkedSend(.attached(provider))) != nil else { return }
-                        while await states.next() != nil {
-                            guard (try? await input.checkedSend(.providerChanged)) != nil else { return }
-                        }
-                    }))
+                Effect { env, input in
+                    let provider = env.standups.attach()
+                    return .attached(provider, provider.notify(input, with: .providerChanged))
+                })
             // And the meetings that run here (a stand-up's screen offers to
             // join its meeting in progress): the process's one copy, which
             // the screens read; nothing to follow.
             effects.append(Effect(action: { env in .runningMeetings(env.meetings.runningMeetings()) }))
-        case .attached(let provider):
+        case .attached(let provider, let subscription):
             guard state.provider == nil, !state.hasQuit else { return }
             state.isStarting = false
             state.provider = provider
+            state.providerSubscription = subscription
             deliverNext(&state, &effects)
+            // What the provider has now (loaded already, for every session
+            // but the first): as if told.
+            transition(&state, .providerChanged, &effects)
         case .openPlace(let place):
             state.opening = place
             openPending(&state, &effects)
@@ -427,18 +438,25 @@ public enum Main: EffectTransducer {
             state.isJoiningMeeting = false
         case .runningMeetings(let running):
             state.runningMeetings = running
-        case .joinedMeeting(let room):
+        case .joinedMeeting(let room, let subscription):
             state.isOpeningMeeting = false
             state.isJoiningMeeting = false
             let meeting = room.state
             guard case .detail(let detail)? = state.top, detail.state.standup.id == meeting.standup.id,
                 state.meetingRoom == nil
             else {
-                effects.append(.cancelTask(Self.roomID))
+                // Not shown: the subscription goes with this event, and the
+                // session leaves the room.
                 return
             }
             state.path.append(.meeting(room))
+            state.roomSubscription = subscription
             transition(&state, .meeting(room.id, meeting), &effects)
+        case .meetingChanged(let id):
+            for case .meeting(let room) in state.path where room.id == id {
+                transition(&state, .meeting(id, room.state), &effects)
+                return
+            }
         case .meeting(let id, let meeting):
             guard state.path.contains(where: { $0.id == id }) else { return }
             switch meeting.ending {
@@ -504,11 +522,10 @@ public enum Main: EffectTransducer {
         }
     }
 
-    /// The operation that follows the meeting's room while its screen shows.
+    /// The operation that joins (or starts, or resumes) the meeting of the
+    /// screen that asked; leaving the screen cancels it.
     static let roomID: EffectID = "meeting-room"
 
-    /// The operation that attaches to the provider and follows it.
-    static let providerID: EffectID = "provider"
     /// The operation that hands the outbox's first change to the provider.
     static let deliveryID: EffectID = "delivery"
 
@@ -565,22 +582,14 @@ public enum Main: EffectTransducer {
         }
     }
 
-    /// Shows the room joined, and tells the app each time its meeting's
-    /// ending changes, as long as the meeting's screen shows it.
+    /// Shows the room joined; the app is told each time its meeting's
+    /// ending changes, as long as it holds the subscription (the meeting's
+    /// screen shows it): no task follows the room.
     static func follow(
         _ joined: (room: MeetingRooms.Room, states: RoomStates), _ input: Self.Effect.Input
     ) async {
-        // Watching from before the app shows the room: no ending is missed
-        // in between. Refused only once the app's run has ended or this
-        // operation was cancelled: then it stops.
-        var states = joined.states.makeAsyncIterator()
-        guard (try? await input.checkedSend(.joinedMeeting(joined.room))) != nil else { return }
-        var told: RecordMeeting.Ending?
-        while let meeting = await states.next() {
-            guard meeting.ending != told else { continue }
-            told = meeting.ending
-            guard (try? await input.checkedSend(.meeting(joined.room.id, meeting))) != nil else { return }
-        }
+        let subscription = joined.states.notifyEnding(input, with: .meetingChanged(joined.room.id))
+        try? await input.checkedSend(.joinedMeeting(joined.room, subscription))
     }
 
     /// Selects the stand-up just added, once the provider has it.

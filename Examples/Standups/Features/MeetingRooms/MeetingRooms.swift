@@ -222,7 +222,7 @@ public final class MeetingRooms: Sendable {
     /// viewer leaves when they are dropped).
     private func states(of room: Room, standupID: Standup.ID) -> RoomStates {
         let viewer = Viewer { [weak self] in self?.leave(standupID, room: room.id) }
-        return RoomStates(states: room.meeting.states, viewer: viewer)
+        return RoomStates(meeting: room.meeting, viewer: viewer)
     }
 
     /// Resumes the meetings that were in progress when the last process
@@ -378,12 +378,27 @@ public struct RoomStates: AsyncSequence, Sendable {
     /// Watching never fails: the sequence ends with the meeting.
     public typealias Failure = Never
 
-    let states: SharedRun<RecordMeeting>.States
+    let meeting: SharedRun<RecordMeeting>
     let viewer: Viewer
 
     /// The viewer's iterator: the current state first, then the latest.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(states: states.makeAsyncIterator(), viewer: viewer)
+        Iterator(states: meeting.states.makeAsyncIterator(), viewer: viewer)
+    }
+
+    /// Tells the run of `input` each time the meeting's ending changes
+    /// (saving, saved, discarded), without a task of its own: `event`
+    /// joins the run's events, and its update reads the meeting from the
+    /// room (``MeetingRooms/Room/state``). The ticks of the meeting tell
+    /// nothing. The viewer stays counted in the room for as long as the
+    /// subscription lasts (``Oak/SharedRun/notify(_:with:whenChanged:)``).
+    public func notifyEnding<Input: _ChannelInput>(
+        _ input: Input, with event: Input.Event
+    ) -> SharedRun<RecordMeeting>.Subscription where Input.Event: Sendable {
+        let viewer = self.viewer
+        return meeting.notify(input, with: event) { meeting in
+            withExtendedLifetime(viewer) { meeting.ending }
+        }
     }
 
     /// The iterator of ``RoomStates``.

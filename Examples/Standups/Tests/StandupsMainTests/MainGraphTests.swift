@@ -153,6 +153,7 @@ struct MainGraphTests {
             case nil: "detail"
             }
         case .joinedMeeting: "joinedMeeting"
+        case .meetingChanged: "meetingChanged"
         case .meetingNotHere: "meetingNotHere"
         case .runningMeetings: "runningMeetings"
         case .meetingElsewhere: "meetingElsewhere"
