@@ -20,7 +20,11 @@ run (MEETING seconds of wall time each), it measures:
 - Next to push: one viewer of each room posts Next; the time from the post
   to the page with the new speaker on each of the room's viewers (exact);
 - resident memory per room (one viewer each) and per viewer beyond the
-  first, and the server's CPU per room while the meetings run;
+  first, and the server's CPU per room while the meetings run. The
+  viewers join JOIN_BATCH at a time (32, as sessions open): what a viewer
+  keeps, not the passing peak of a thousand joins at one instant, which
+  the process's heap keeps as resident (`--join-batch 0` measures that
+  burst);
 - bytes on the wire per viewer per tick (the SSE event as sent);
 - from the server's own stamps on each push (OAK_WEB_PUSH_TIMING=1): the
   time from the session's state changing to the push being written, and to
@@ -128,6 +132,8 @@ async def main():
     parser.add_argument("--meeting", type=float, default=60, help="seconds of wall time the meetings are measured")
     parser.add_argument("--speed", type=float, default=5, help="the meeting clock's speed (5: a 5-minute meeting in a minute)")
     parser.add_argument("--stalled", type=int, default=0, help="viewers of the first room that never read their stream")
+    parser.add_argument("--join-batch", type=int, default=32,
+                        help="viewers that join at once, as sessions open (0: all at once, a burst)")
     arguments = parser.parse_args()
     if not os.path.exists(BINARY):
         sys.exit("build it first: swift build -c release --package-path Examples/Standups --product standups")
@@ -162,7 +168,10 @@ async def main():
         others = [[Session(port) for _ in range(arguments.viewers - 1)] for _ in ids]
         await open_all([session for group in others for session in group])
         before_viewers = rss_kib(server.pid)
-        await asyncio.gather(*(join(session, standup) for group, standup in zip(others, ids) for session in group))
+        joining = [(session, standup) for group, standup in zip(others, ids) for session in group]
+        batch = arguments.join_batch or len(joining) or 1
+        for start in range(0, len(joining), batch):
+            await asyncio.gather(*(join(session, standup) for session, standup in joining[start:start + batch]))
         with_viewers = rss_kib(server.pid)
         # Viewers of the first room that stop reading.
         stalled_sessions = [Session(port) for _ in range(arguments.stalled)]
