@@ -347,8 +347,8 @@ public enum Main: EffectTransducer {
             state.providerSubscription = subscription
             deliverNext(&state, &effects)
             // What the provider has now (loaded already, for every session
-            // but the first): as if told.
-            transition(&state, .providerChanged, &effects)
+            // but the first), as if told: next, as an event of its own.
+            effects.append(.event(.providerChanged))
         case .openPlace(let place):
             state.opening = place
             openPending(&state, &effects)
