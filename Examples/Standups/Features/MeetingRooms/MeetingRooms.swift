@@ -371,7 +371,8 @@ public final class MeetingRooms: Sendable {
 
 /// A meeting's states as one viewer sees them (``MeetingRooms/join(_:isRecording:)``):
 /// the room's shared run watched, and the viewer counted in the room until
-/// the sequence and its iterators are dropped.
+/// the sequence, its iterators and its subscriptions (``notifyEnding(_:with:)``)
+/// are dropped.
 public struct RoomStates: AsyncSequence, Sendable {
     /// A state of the meeting.
     public typealias Element = RecordMeeting.State
