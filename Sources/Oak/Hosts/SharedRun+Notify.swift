@@ -53,7 +53,7 @@ extension SharedRun {
     ) -> Subscription where Input.Event: Sendable {
         let channel = input._runChannel
         let notice = _ChannelNotice(event: event)
-        let seen = broadcast.versioned.version
+        let seen = broadcast.version
         return subscribe(seen: seen) { _, _ in channel.notify(notice) }
     }
 

@@ -387,6 +387,9 @@ final class Broadcast<State: Sendable, Output: Sendable>: Sendable {
         _ = removed
     }
 
+    /// How many states have been published (the initial state is 1).
+    var version: UInt64 { core.withLock { $0.version } }
+
     /// The latest state and its version, read together.
     var versioned: (version: UInt64, state: State) {
         core.withLock { ($0.version, $0.state) }

@@ -73,6 +73,12 @@ extension SharedRun {
     var subscriptionCount: Int { broadcast.core.withLock { $0.subscriptions.count } }
 }
 
+/// A shared tally, running.
+func startTally() -> (SharedRun<SharedTally>, Task<Int, any Error>) {
+    let tally = SharedRun<SharedTally>(initialState: .init())
+    return (tally, Task { try await tally.run() })
+}
+
 /// A follower of `tally`, run as a shared run so that a test can await its
 /// states; it has subscribed when this returns.
 func startFollower(
@@ -97,8 +103,7 @@ extension SharedRun {
 @Suite("SharedRun.notify: a run told without a task", .timeLimit(.minutes(1)))
 struct SharedRunNotifyTests {
     @Test func aRunIsToldOfEachChangeAndReadsTheLatestStateFromTheOneCopy() async throws {
-        let tally = SharedRun<SharedTally>(initialState: .init())
-        let tallyRun = Task { try await tally.run() }
+        let (tally, tallyRun) = startTally()
         let (follower, run) = await startFollower(of: tally)
 
         await tally.proxy.send(.add(2))
@@ -117,8 +122,7 @@ struct SharedRunNotifyTests {
     }
 
     @Test func noticesAreCoalescedOneWaitsWhateverTheNumberOfChanges() async throws {
-        let tally = SharedRun<SharedTally>(initialState: .init())
-        let tallyRun = Task { try await tally.run() }
+        let (tally, tallyRun) = startTally()
         // Not running yet: what it is told waits in its channel.
         let proxy = TallyFollower.Proxy(bufferSize: 1)
         let subscription = tally.notify(proxy.input, with: .changed)
@@ -142,8 +146,7 @@ struct SharedRunNotifyTests {
     }
 
     @Test func aProjectionTellsOnlyItsOwnChanges() async throws {
-        let tally = SharedRun<SharedTally>(initialState: .init())
-        let tallyRun = Task { try await tally.run() }
+        let (tally, tallyRun) = startTally()
         let (follower, run) = await startFollower(of: tally, threshold: 3)
 
         for _ in 0..<5 { await tally.proxy.send(.add(1)) }
@@ -161,8 +164,7 @@ struct SharedRunNotifyTests {
     }
 
     @Test func aCancelledOrDroppedSubscriptionTellsNothingMore() async throws {
-        let tally = SharedRun<SharedTally>(initialState: .init())
-        let tallyRun = Task { try await tally.run() }
+        let (tally, tallyRun) = startTally()
         let (first, firstRun) = await startFollower(of: tally)
         let (second, secondRun) = await startFollower(of: tally)
         #expect(tally.subscriptionCount == 2)
@@ -183,8 +185,7 @@ struct SharedRunNotifyTests {
     }
 
     @Test func theSubscriptionOfARunThatEndedEndsAtTheNextChange() async throws {
-        let tally = SharedRun<SharedTally>(initialState: .init())
-        let tallyRun = Task { try await tally.run() }
+        let (tally, tallyRun) = startTally()
         let proxy = TallyFollower.Proxy()
         let subscription = tally.notify(proxy.input, with: .changed)
         let run = Task { try await TallyFollower.run(initialState: .init(), proxy: proxy, env: .init(tally: tally)) }
@@ -201,8 +202,7 @@ struct SharedRunNotifyTests {
     }
 
     @Test func aRunThatSubscribesAfterTheEndIsToldAtOnce() async throws {
-        let tally = SharedRun<SharedTally>(initialState: .init())
-        let tallyRun = Task { try await tally.run() }
+        let (tally, tallyRun) = startTally()
         await tally.proxy.send(.add(4))
         await tally.proxy.send(.stop)
         _ = try await tallyRun.value
@@ -217,8 +217,7 @@ struct SharedRunNotifyTests {
     @Test func aNoticeTakesItsTurnAfterEachBatchOfEvents() async throws {
         // A run flooded with events still takes its notice: after the
         // batch in progress, not after the whole flood.
-        let tally = SharedRun<SharedTally>(initialState: .init())
-        let tallyRun = Task { try await tally.run() }
+        let (tally, tallyRun) = startTally()
         let proxy = TallyFollower.Proxy(bufferSize: 10_000)
         let subscription = tally.notify(proxy.input, with: .changed)
         for _ in 0..<5_000 { try proxy.send(.drop) }

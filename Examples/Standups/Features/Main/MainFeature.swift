@@ -419,7 +419,7 @@ public enum Main: EffectTransducer {
                             if env.meetings.room(of: standup.id) == nil {
                                 _ = try? await env.meetings.resume(only: standup.id)
                             }
-                            await follow(env.meetings.join(standup, isRecording: isRecording), input)
+                            await show(env.meetings.join(standup, isRecording: isRecording), input)
                         }))
             case .openMeeting(let meetingID):
                 guard state.top?.id == id else { return }
@@ -577,7 +577,7 @@ public enum Main: EffectTransducer {
                             try? await input.checkedSend(.meetingNotHere)
                             return
                         }
-                        await follow(joined, input)
+                        await show(joined, input)
                     }))
         }
     }
@@ -585,7 +585,7 @@ public enum Main: EffectTransducer {
     /// Shows the room joined; the app is told each time its meeting's
     /// ending changes, as long as it holds the subscription (the meeting's
     /// screen shows it): no task follows the room.
-    static func follow(
+    static func show(
         _ joined: (room: MeetingRooms.Room, states: RoomStates), _ input: Self.Effect.Input
     ) async {
         let subscription = joined.states.notifyEnding(input, with: .meetingChanged(joined.room.id))
