@@ -10,6 +10,10 @@ import Glibc
 
 /// Checks a server's graceful stop: written once for every app's `serve`.
 public enum GracefulStop {
+    /// The signals a server must stop gracefully on: SIGTERM, as a deploy,
+    /// `docker stop` or systemd sends it, and SIGINT, as Ctrl-C does.
+    public static let signals: [Int32] = [SIGTERM, SIGINT]
+
     /// Starts `program` with `arguments` (a `serve` on port 0), opens a page,
     /// and stops the server with `signal`: it must tell the page before its
     /// stream ends (the page shows it until it reconnects), send nothing

@@ -39,8 +39,7 @@ public struct Standup: Identifiable, Equatable, Hashable, Codable, Sendable {
         self.title = title
         self.durationSeconds = durationSeconds
         self.theme = theme
-        self.attendees = attendees
-        self.meetings = meetings
+        (self.attendees, self.meetings) = (attendees, meetings)
     }
 
     /// The stand-up as it is saved: the title trimmed and cut to

@@ -55,7 +55,6 @@ public final class PostgresFavourites: FavouritesStorage, PostgresAdapter {
     /// Adds `favourite`, or replaces the title and date of the one with its
     /// number, and announces the change, in one transaction.
     public func add(_ favourite: StoredFavourite) async throws(PersistenceError) {
-        let favourite = favourite.keptToTheMillisecond
         try await store.write(announcing: String(favourite.number)) { connection, logger in
             try await connection.query(
                 """

@@ -30,7 +30,7 @@ public final class InMemoryFavourites: FavouritesStorage {
     public func add(_ favourite: StoredFavourite) {
         change { favourites in
             favourites.removeAll { $0.number == favourite.number }
-            favourites = Self.ordered(favourites + [favourite.keptToTheMillisecond])
+            favourites = Self.ordered(favourites + [favourite])
         }
     }
 

@@ -2,14 +2,16 @@ import Foundation
 
 /// A favourite comic as the favourites file keeps it.
 ///
-/// `addedAt` is stored in UTC to the millisecond: a value read back may
-/// differ from the one written by less than a millisecond.
+/// A favourite keeps `addedAt` to the millisecond, as every store does
+/// (in UTC): the date given is rounded when the favourite is made, so a
+/// favourite read back from a store equals the one written.
 public struct StoredFavourite: Equatable, Sendable {
     /// The comic's number, unique in the store.
     public let number: Int
     /// The comic's title when it was added.
     public let title: String
-    /// When the comic was added; ``FavouritesStore/all()`` lists the newest first.
+    /// When the comic was added, to the millisecond;
+    /// ``FavouritesStore/all()`` lists the newest first.
     public let addedAt: Date
 
     /// Creates a favourite to store.
@@ -17,18 +19,12 @@ public struct StoredFavourite: Equatable, Sendable {
     /// - Parameters:
     ///   - number: The comic's number, unique in the store.
     ///   - title: The comic's title.
-    ///   - addedAt: When the comic was added.
+    ///   - addedAt: When the comic was added; kept to the nearest
+    ///     millisecond.
     public init(number: Int, title: String, addedAt: Date) {
+        let milliseconds = (addedAt.timeIntervalSinceReferenceDate * 1000).rounded()
         self.number = number
         self.title = title
-        self.addedAt = addedAt
-    }
-
-    /// The favourite as every store keeps it: its date to the millisecond.
-    public var keptToTheMillisecond: StoredFavourite {
-        StoredFavourite(
-            number: number, title: title,
-            addedAt: Date(
-                timeIntervalSinceReferenceDate: (addedAt.timeIntervalSinceReferenceDate * 1000).rounded() / 1000))
+        self.addedAt = Date(timeIntervalSinceReferenceDate: milliseconds / 1000)
     }
 }

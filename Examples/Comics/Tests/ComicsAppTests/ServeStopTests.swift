@@ -9,13 +9,9 @@ import TerminalTesting
 import Testing
 import WebTesting
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 @Suite("comics serve stops gracefully", .timeLimit(.minutes(1)))
 struct ServeStopTests {
-    @Test(arguments: [SIGTERM, SIGINT])
+    @Test(arguments: GracefulStop.signals)
     func aSignalStopsTheServerWithStatusZeroAndEndsOpenPages(signal: Int32) async throws {
         let comics = try ComicsProgram.url()
         let scratch = try ScratchDirectory()

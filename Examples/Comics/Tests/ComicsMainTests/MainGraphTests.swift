@@ -17,22 +17,23 @@ struct MainGraphTests {
         .submitGoTo, .cancelGoTo, .marksStored, .openComic(2),
     ]
 
-    /// What Main itself keeps: its children's handles are new in every run.
+    /// What Main itself keeps: which children run (their handles are new
+    /// in every run), then its own fields.
     struct Identity: Hashable {
+        var runsComics: Bool
+        var runsFavourites: Bool
         var scene: Main.Scene
         var isHelpShown: Bool
         var prompt: String?
-        var runsComics: Bool
-        var runsFavourites: Bool
         var isQuitting: Bool
         var hasQuit: Bool
 
         init(_ state: Main.State) {
+            runsComics = state.comics != nil
+            runsFavourites = state.favourites != nil
             scene = state.scene
             isHelpShown = state.isHelpShown
             prompt = state.prompt
-            runsComics = state.comics != nil
-            runsFavourites = state.favourites != nil
             isQuitting = state.isQuitting
             hasQuit = state.hasQuit
         }

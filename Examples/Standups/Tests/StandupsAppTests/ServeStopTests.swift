@@ -10,13 +10,9 @@ import TerminalTesting
 import Testing
 import WebTesting
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 @Suite("standups serve stops gracefully", .timeLimit(.minutes(1)))
 struct ServeStopTests {
-    @Test(arguments: [SIGTERM, SIGINT])
+    @Test(arguments: GracefulStop.signals)
     func aSignalStopsTheServerWithStatusZeroAndKeepsWhatWasSaved(signal: Int32) async throws {
         let standups = try BuiltProgram.url(named: "standups", packagePath: "Examples/Standups")
         let scratch = try ScratchDirectory()

@@ -196,7 +196,7 @@ struct StandupsPortContractTests {
     "The stand-ups in PostgreSQL", .serialized, .timeLimit(.minutes(1)),
     .postgres)
 struct PostgresStandupsTests {
-    @Test(arguments: StandupsRule.allCases)
+    @Test("Each rule holds with two server processes on one database", arguments: StandupsRule.allCases)
     func postgres(_ rule: StandupsRule) async throws {
         // Two pools: what two server processes hold.
         try await PostgresTestServer.withAdapter(PostgresStandups.self, processes: 2) { _, opened in

@@ -30,7 +30,7 @@ import SwiftUI
 /// ```
 public struct MainView: View {
     /// The host of the app's run.
-    public let host: ObservableTransducer<Main>
+    let host: ObservableTransducer<Main>
 
     /// A view of the run that `host` hosts.
     public init(_ host: ObservableTransducer<Main>) {

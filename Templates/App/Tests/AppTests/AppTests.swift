@@ -63,11 +63,12 @@ struct AppTests {
         try await ServeEnvironment.checkEveryOptionHasAVariable(try Self.program(), prefix: "__NAME___", atLeast: 5)
     }
 
-    @Test func aStopSignalStopsTheServerWithStatusZero() async throws {
+    @Test(arguments: GracefulStop.signals)
+    func aStopSignalStopsTheServerWithStatusZero(signal: Int32) async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         try await GracefulStop.check(
             try Self.program(), arguments: ["serve", "--port", "0", "--data-dir", scratch.path("data").path],
-            signal: SIGTERM)
+            signal: signal)
     }
 }
