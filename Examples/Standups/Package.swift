@@ -284,8 +284,9 @@ let package = Package(
         .testTarget(
             name: "StandupsWebTests",
             dependencies: [
-                "StandupsWeb", "StandupsMain", "Devices", "LiveProviders", "Models", "RecordMeeting", "StandupDetail",
-                "StandupsProvider", "StandupsStore", "StandupsTestSupport", .product(name: "Oak", package: "Oak"),
+                "StandupsWeb", "StandupsWebViews", "StandupsMain", "Devices", "LiveProviders", "Models",
+                "RecordMeeting", "StandupDetail", "StandupsProvider", "StandupsStore", "StandupsTestSupport",
+                .product(name: "Oak", package: "Oak"),
                 .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "WebTesting", package: "AppSupport"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Clocks", package: "swift-clocks"),

@@ -136,7 +136,13 @@ extension MainWebView {
             gap = schedule.speakers > 1 ? Self.gapShare : 0
         }
 
-        static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+        /// `value` to one decimal, as SVG takes it ("-12.5"). Not
+        /// `String(format:)`: a ring is drawn at every tick of every
+        /// meeting, and Foundation's formatting was its largest cost.
+        static func format(_ value: Double) -> String {
+            let tenths = Int((value * 10).rounded())
+            return "\(tenths < 0 ? "-" : "")\(tenths.magnitude / 10).\(tenths.magnitude % 10)"
+        }
 
         /// The turn's circle of class `kind`, drawn `filled` of the way.
         func circle(_ kind: String?, filled: Double) -> String {
