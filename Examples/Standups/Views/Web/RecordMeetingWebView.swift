@@ -136,11 +136,15 @@ extension MainWebView {
             gap = schedule.speakers > 1 ? Self.gapShare : 0
         }
 
-        /// `value` to one decimal, as SVG takes it ("-12.5"). Not
+        /// `value` to one decimal, as SVG takes it ("-12.5"); a value
+        /// that is not finite as zero (none is today: a schedule lasts at
+        /// least a second), where `Int(_:)` would stop the server. Not
         /// `String(format:)`: a ring is drawn at every tick of every
         /// meeting, and Foundation's formatting was its largest cost.
         static func format(_ value: Double) -> String {
-            let tenths = Int((value * 10).rounded())
+            guard value.isFinite else { return "0.0" }
+            // Within ±1e9, so that the tenths fit an Int.
+            let tenths = Int((min(max(value, -1e9), 1e9) * 10).rounded())
             return "\(tenths < 0 ? "-" : "")\(tenths.magnitude / 10).\(tenths.magnitude % 10)"
         }
 
