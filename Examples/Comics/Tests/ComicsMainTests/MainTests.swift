@@ -93,6 +93,20 @@ struct MainTests {
         await app.finish()
     }
 
+    @Test func theHelpListsEachKeyOnce() async throws {
+        let app = await started()
+        await app.send(.toggleHelp) { $0.isHelpShown }
+        let state = app.state
+        let intents = MainIntents(for: state, proxy: app.proxy) { app.state }
+        let text = MainTerminalView.screen(state, intents: intents, tick: 0, width: 80, height: 24).canvas.plainText
+        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains("←/p previous"), "\(text)")
+        #expect(lines.contains("?/Esc close help"), "\(text)")
+        #expect(lines.filter { $0 == "q quit" }.count == 1, "\(text)")
+        #expect(!lines.contains("? help"), "\(text)")
+        await app.finish()
+    }
+
     /// Keys typed faster than the runs process them: each is handed to the
     /// binding of the screen shown once the previous key's intent has been
     /// processed, as the terminal front end does.

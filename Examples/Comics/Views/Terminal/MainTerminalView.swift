@@ -55,7 +55,9 @@ public enum MainTerminalView {
         } else if state.isHelpShown {
             bindings.append(KeyBinding([.character("?"), .escape], "close help", intent: main(.toggleHelp)))
             bindings.append(KeyBinding([.character("q")], "quit", intent: main(.quit)))
-            let sceneBindings = self.sceneBindings(state, main: main, comics: comics, favourites: favourites)
+            // The scene's own keys, then help's: `?` and `q` once each.
+            let sceneBindings = self.sceneBindings(
+                state, main: main, comics: comics, favourites: favourites, withHelpAndQuit: false)
             canvas.add("Keys", .bold)
             for binding in sceneBindings + bindings {
                 canvas.add("  " + binding.summary)
@@ -79,9 +81,10 @@ public enum MainTerminalView {
     }
 
     /// The keys of the scene shown (its model's, if it runs), and Main's
-    /// keys around it.
+    /// keys around it; help and quit last, `withHelpAndQuit`.
     static func sceneBindings(
-        _ state: Main.State, main: Intents<Main, Main.Scope>, comics: ComicsModel?, favourites: FavouritesModel?
+        _ state: Main.State, main: Intents<Main, Main.Scope>, comics: ComicsModel?, favourites: FavouritesModel?,
+        withHelpAndQuit: Bool = true
     ) -> [KeyBinding] {
         var bindings: [KeyBinding] = []
         switch state.scene {
@@ -97,6 +100,7 @@ public enum MainTerminalView {
             if let favourites { bindings += FavouritesTerminalView.bindings(favourites) }
             bindings.append(KeyBinding([.character("v"), .escape], "comics", intent: main(.showComics)))
         }
+        guard withHelpAndQuit else { return bindings }
         bindings.append(KeyBinding([.character("?")], "help", intent: main(.toggleHelp)))
         bindings.append(KeyBinding([.character("q")], "quit", intent: main(.quit)))
         return bindings
