@@ -112,6 +112,15 @@ public enum RecordMeeting: EffectTransducer {
             standup.attendees.indices.contains(speakerIndex) ? standup.attendees[speakerIndex] : nil
         }
 
+        /// What the question to end the meeting says, in every front end:
+        /// what saving keeps (its transcript, when the meeting is
+        /// recorded) and the choices it offers (discarding, when
+        /// `isDiscardable`).
+        public func endQuestionMessage(isDiscardable: Bool) -> String {
+            let save = isRecording ? "Save it with its transcript" : "Save it (it was not recorded)"
+            return isDiscardable ? "\(save), discard it, or resume." : "\(save), or resume."
+        }
+
         /// The meeting of a checkpoint taken `secondsAway` ago, the time
         /// away counted as elapsed (the people met on; never past the
         /// end), on the speaker of that time, with what was heard kept

@@ -15,6 +15,18 @@ import Testing
 
 @Suite("The meeting")
 struct RecordMeetingTests {
+    @Test(arguments: [
+        (true, true, "Save it with its transcript, discard it, or resume."),
+        (true, false, "Save it with its transcript, or resume."),
+        (false, true, "Save it (it was not recorded), discard it, or resume."),
+        (false, false, "Save it (it was not recorded), or resume."),
+    ])
+    func theEndQuestionSaysWhatSavingKeepsAndWhatItOffers(isRecording: Bool, isDiscardable: Bool, message: String) {
+        let meeting = RecordMeeting.State(
+            standup: Standup(id: UUID(number: 1), title: "Retro"), isRecording: isRecording)
+        #expect(meeting.endQuestionMessage(isDiscardable: isDiscardable) == message)
+    }
+
     // SyncUps: testTimer (and the plain-SwiftUI version's sound count).
     @Test func theTimerAdvancesSpeakersAndSavesWhenTimeIsUp() async {
         let clock = WatchedClock()

@@ -69,10 +69,7 @@ public struct MeetingView: View {
             }
             Button("Resume", role: .cancel) { intents?(.resume)() }
         } message: {
-            Text(
-                endQuestion == true
-                    ? "Save it with its transcript, discard it, or resume."
-                    : "Save it with its transcript, or resume.")
+            Text(meeting.endQuestionMessage(isDiscardable: endQuestion == true))
         }
         .alert(
             "Speech recognition failed",

@@ -78,9 +78,7 @@ extension MainTerminalView {
         case .endMeeting(let isDiscardable)?:
             TerminalComponents.dialog(
                 "End meeting?",
-                message: isDiscardable
-                    ? "Save it with its transcript, discard it, or resume."
-                    : "Save it with its transcript, or resume.",
+                message: meeting.endQuestionMessage(isDiscardable: isDiscardable),
                 answers: isDiscardable ? ["s save and end", "d discard", "r resume"] : ["s save and end", "r resume"],
                 on: &canvas)
             var bindings = [

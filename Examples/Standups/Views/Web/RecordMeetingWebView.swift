@@ -51,7 +51,7 @@ extension MainWebView {
             var answers = [button("Save and end", "meeting.save", .confirmSave, isPrimary: true)]
             if isDiscardable { answers.append(button("Discard", "meeting.discard", .confirmDiscard)) }
             answers.append(button("Resume", "meeting.resume", .resume))
-            controls = dialog("End meeting?", "Save it with its transcript, or resume.", answers)
+            controls = dialog("End meeting?", meeting.endQuestionMessage(isDiscardable: isDiscardable), answers)
         case (nil, .speechFailed?):
             controls = dialog(
                 "Speech recognition failed", "Continue the meeting without the transcript, or discard it.",
