@@ -252,6 +252,7 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
         // the next are the same for every page that shows the same, and
         // are made once for all of them (`SharedPushes`).
         let pushes = self.pushes
+        let channel = context.channel
         let body = ResponseBody { [weak session] writer in
             guard let first = session else { return try await writer.finish(nil) }
             func send(_ event: ByteBuffer, id: Int, changedAt: Int64? = nil) async throws {
@@ -289,6 +290,13 @@ struct WebResponder<App: WebApplication>: HTTPResponder {
                     try await writer.write(ByteBuffer(string: Self.stoppingEvent))
                 case .replaced:
                     try await writer.write(ByteBuffer(string: Self.replacedEvent))
+                    try await writer.finish(nil)
+                    // The connection goes with its page: kept open for the
+                    // next request, the replaced pages of a script that
+                    // opens streams and never reads them would hold every
+                    // connection of the server until each timed out.
+                    channel.close(promise: nil)
+                    return
                 }
             }
             try await writer.finish(nil)
