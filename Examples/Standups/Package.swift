@@ -286,7 +286,8 @@ let package = Package(
             dependencies: [
                 "StandupsWeb", "StandupsWebViews", "StandupsMain", "Devices", "LiveProviders", "Models",
                 "RecordMeeting", "StandupDetail", "StandupsProvider", "StandupsStore", "StandupsTestSupport",
-                .product(name: "Oak", package: "Oak"),
+                "StandupsIntents", "StandupsTerminal", .product(name: "Oak", package: "Oak"),
+                .product(name: "OakTesting", package: "Oak"), .product(name: "TerminalUI", package: "AppSupport"),
                 .product(name: "WebHost", package: "AppSupport"),
                 .product(name: "WebTesting", package: "AppSupport"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Clocks", package: "swift-clocks"),

@@ -56,6 +56,10 @@ public struct MainView: View {
                     Button("Try again") { app(.retrySave)() }
                 }
                 .padding()
+            } else if state.data.phase == .loaded, !state.isSaved {
+                // Shown at once, durable a moment later: not passed off as
+                // kept until then.
+                Text("Saving…").foregroundStyle(.secondary).padding(4)
             }
         }
         .task { await host.proxy.send(.start) }

@@ -159,14 +159,19 @@ public enum MainTerminalView {
 
     // MARK: Saving
 
-    /// A failed write, with the key that tries again.
+    /// A failed write, with the key that tries again; changes not yet
+    /// durable, while they are written.
     static func renderSaving(
         _ state: Main.State, app: Intents<Main, Main.Scope>, bindings: inout [KeyBinding],
         on canvas: inout Canvas
     ) {
-        guard let failure = state.data.failure, state.data.phase == .loaded else { return }
+        guard state.data.phase == .loaded, state.data.failure != nil || !state.isSaved else { return }
         let row = max(canvas.height - 3, canvas.lines.count)
         while canvas.lines.count < row { canvas.skip() }
+        guard let failure = state.data.failure else {
+            canvas.add(" Saving…", .dim)
+            return
+        }
         canvas.add(" Not saved yet: \(failure.summary) Trying again by itself  (r now)", .error)
         bindings.append(KeyBinding([.character("r")], "retry save", inStatusBar: false, intent: app(.retrySave)))
     }

@@ -119,6 +119,12 @@ public enum MainWebView {
                 Your changes wait here and are written as soon as the store can take them. \
                 \(context.button("Try again", key: "app.retrySave", intent: app(.retrySave)))</p>
                 """
+        } else if shown == nil, state.data.phase == .loaded, !state.isSaved {
+            // A change shows at once and is durable a moment later: until
+            // then the page does not pass it off as kept. (Not on a
+            // meeting's page, rendered once for all its viewers: the
+            // meeting says when it is saved.)
+            banner = "<p class=\"saving\" id=\"saving-changes\" role=\"status\">Saving…</p>"
         }
         let back: HTML? =
             switch state.top {
@@ -248,6 +254,7 @@ public enum MainWebView {
         .dialog { border: 1px solid #8886; border-radius: 0.8rem; padding: 0.6rem 1rem; \
         background: color-mix(in srgb, #fc0 14%, Canvas); }
         .failure { color: #d33; }
+        .saving { margin: 0.3rem 0; font-size: 0.9rem; opacity: 0.75; }
         @media (max-width: 30rem) { body { padding: 0.6rem; } .cards { grid-template-columns: 1fr; } }
         """
 
