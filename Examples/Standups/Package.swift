@@ -37,7 +37,7 @@ let package = Package(
         .target(
             name: "StandupsStore",
             dependencies: [
-                "Models", .product(name: "GRDB", package: "GRDB.swift"),
+                "Models", "Devices", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SQLiteSupport", package: "AppSupport"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ],
@@ -192,8 +192,9 @@ let package = Package(
         .testTarget(
             name: "StandupsStoreTests",
             dependencies: [
-                "StandupsStore", "LiveProviders", "StandupsProvider", "Models", .product(name: "Oak", package: "Oak"),
-                "PostgresStandups", .product(name: "PostgresSupport", package: "AppSupport"),
+                "StandupsStore", "LiveProviders", "StandupsProvider", "Models", "Devices",
+                .product(name: "Oak", package: "Oak"), "PostgresStandups",
+                .product(name: "PostgresSupport", package: "AppSupport"),
                 .product(name: "PostgresTesting", package: "AppSupport"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),

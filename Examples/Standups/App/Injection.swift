@@ -30,7 +30,7 @@ extension StoreOptions {
         switch try await storage.open(services: &services, logger: logger) {
         case .directory(let directory):
             let store = StandupsStore(directory: directory)
-            return Storage(standups: .live(store), checkpoints: .live(store), postgres: nil)
+            return Storage(standups: .live(store), checkpoints: .live(store), directory: directory, postgres: nil)
         case .database(let database):
             do throws(StoreFailure) {
                 let store = try await PostgresStandups.open(database, logger: logger)
@@ -38,7 +38,8 @@ extension StoreOptions {
                 // process that holds a stand-up's claim resumes its meeting
                 // (see the failover in `Injection.web`).
                 return Storage(
-                    standups: .postgres(store), checkpoints: .postgres(store), postgres: (database, store))
+                    standups: .postgres(store), checkpoints: .postgres(store), directory: nil,
+                    postgres: (database, store))
             } catch {
                 throw CommandError(error.detail)
             }
@@ -53,6 +54,8 @@ struct Storage {
     /// Where meetings in progress are kept while they run (resumed by the
     /// next process).
     var checkpoints: MeetingCheckpoints
+    /// The data directory, if they are in its file.
+    var directory: URL?
     /// The database and its adapter.
     var postgres: (database: PostgresAppDatabase, store: PostgresStandups)?
 }
@@ -92,14 +95,16 @@ enum Injection {
         let database = storage.postgres?.database
         let clock = options.speed.clock
         let speech = await LiveSpeech.client(audio: speech.audio, optedOut: speech.noSpeech, clock: clock)
-        // On a database that servers share, the terminal app claims the
-        // meetings it runs too, and says where one runs elsewhere.
+        // On a database or a data directory that servers share, the
+        // terminal app claims the meetings it runs too, and says where one
+        // runs elsewhere.
+        let host = ProcessInfo.processInfo.hostName
+        let address = "the terminal app on \(host)"
         var homes: PostgresMeetingHomes?
-        if let database {
-            let host = ProcessInfo.processInfo.hostName
-            homes = try? await PostgresMeetingHomes.open(database, address: { "the terminal app on \(host)" })
-        }
+        if let database { homes = try? await PostgresMeetingHomes.open(database, address: { address }) }
         if let homes { services.closing("the meetings' claims") { await homes.close() } }
+        let fileHomes = storage.directory.map { FileMeetingHomes(directory: $0, address: { address }) }
+        if let fileHomes { services.closing("the meetings' claims") { fileHomes.close() } }
         let env = Main.Env(
             standups: storage.standups,
             detail: StandupDetail.Env(speech: speech),
@@ -107,7 +112,7 @@ enum Injection {
                 clock: clock, speech: speech,
                 sound: SoundPlayer { await MainActor.run { terminal.ring() } },
                 now: { Date() }, uuid: { UUID() }),
-            checkpoints: storage.checkpoints, homes: homes?.port ?? .here)
+            checkpoints: storage.checkpoints, homes: homes?.port ?? fileHomes?.port ?? .here)
         // What the store has not taken when the app ends (a write in flight
         // is given a second).
         services.closing("the stand-ups' provider") {
@@ -142,10 +147,10 @@ enum Injection {
             noSpeech
                 ? .unavailable(.denied) : .live(microphones: microphones, meeting: standupID, recordings: recordings)
         }
-        // With several processes on one database, each stand-up's meetings
-        // run in the process that claimed them; the others send their
-        // viewers to its public address (`--public-url`), else the one it
-        // serves on.
+        // With several processes on one database or data directory, each
+        // stand-up's meetings run in the process that claimed them; the
+        // others send their viewers to its public address (`--public-url`),
+        // else the one it serves on.
         let address = services.address
         var homes: PostgresMeetingHomes?
         if let database {
@@ -156,13 +161,15 @@ enum Injection {
             }
         }
         if let homes { services.closing("the meetings' claims") { await homes.close() } }
+        let fileHomes = storage.directory.map { FileMeetingHomes(directory: $0, address: { address.value ?? "" }) }
+        if let fileHomes { services.closing("the meetings' claims") { fileHomes.close() } }
         let env = Main.Env(
             standups: storage.standups,
             detail: StandupDetail.Env(speech: speech(UUID())),
             meetings: { standupID in
                 RecordMeeting.Env(
                     clock: clock, speech: speech(standupID), sound: .silent, now: { Date() }, uuid: { UUID() })
-            }, checkpoints: storage.checkpoints, homes: homes?.port ?? .here)
+            }, checkpoints: storage.checkpoints, homes: homes?.port ?? fileHomes?.port ?? .here)
         // Every change is durable before the storage closes, within 3
         // seconds: a store that does not answer does not keep the process
         // from exiting. What it did not take is in the log.
@@ -192,7 +199,7 @@ enum Injection {
                 }
             }
         }
-        return StandupsWeb(env: env, microphones: microphones, homes: homes?.port ?? .here)
+        return StandupsWeb(env: env, microphones: microphones, homes: homes?.port ?? fileHomes?.port ?? .here)
     }
 
     /// Logs what the store did not take before the stop, change by change.

@@ -22,7 +22,10 @@ struct ServeStopTests {
             signal: signal,
             // The server first (its sessions end: nothing changes any more),
             // then the meetings write their checkpoints, then the provider
-            // writes what it holds.
-            stops: ["the web server", "the meetings (each writes its last checkpoint)", "the stand-ups' provider"])
+            // writes what it holds, and the meetings' claims are given up.
+            stops: [
+                "the web server", "the meetings (each writes its last checkpoint)", "the stand-ups' provider",
+                "the meetings' claims",
+            ])
     }
 }
