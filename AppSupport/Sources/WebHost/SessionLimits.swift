@@ -14,7 +14,10 @@ public struct SessionLimits: Sendable, Hashable {
     /// leave its loading states (``WebApplication/isSettled(_:)``) before
     /// it shows the page as it is.
     public var firstPaint: Duration
-    /// The largest intent body accepted, in bytes.
+    /// The largest intent body accepted, in bytes: a form's fields, as
+    /// the browser encodes them (a character beyond ASCII takes 6 to 12
+    /// bytes; 32 KiB hold a stand-up with seventy attendees of sixty
+    /// Cyrillic letters each).
     public var maxBodySize: Int
     /// How long a new session stays provisional at most: made by a first
     /// `GET /` without a cookie, it counts against ``maxSessions`` only once
@@ -37,12 +40,12 @@ public struct SessionLimits: Sendable, Hashable {
     public var maxOpenPagesPerSession: Int
 
     /// Limits for a small server: 1,000 sessions, 30 minutes idle, 2
-    /// seconds for the first page, intents of at most 4 KiB; provisional
+    /// seconds for the first page, intents of at most 32 KiB; provisional
     /// sessions for 30 seconds, a quarter of `maxSessions` of them (at
     /// least 64), 64 per client address; 16 open pages per session.
     public init(
         maxSessions: Int = 1_000, idleTimeout: Duration = .seconds(30 * 60), firstPaint: Duration = .seconds(2),
-        maxBodySize: Int = 4_096, provisionalTimeout: Duration = .seconds(30), maxProvisionalSessions: Int? = nil,
+        maxBodySize: Int = 32_768, provisionalTimeout: Duration = .seconds(30), maxProvisionalSessions: Int? = nil,
         maxProvisionalSessionsPerClient: Int = 64, maxOpenPagesPerSession: Int = 16
     ) {
         self.maxSessions = maxSessions

@@ -403,7 +403,8 @@ public enum WebPage {
         header nav { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
         header h1 { font-size: 1.2rem; margin: 0 1rem 0 0; }
         form.intent { display: inline-block; margin: .25rem .25rem .25rem 0; }
-        form.number input { width: 6rem; }
+        form.number input { width: 8rem; }
+        input, select, textarea { font: inherit; }
         button { font: inherit; padding: .4rem .9rem; cursor: pointer; border-radius: .55rem; \
         border: 1px solid #8886; background: color-mix(in srgb, CanvasText 6%, Canvas); color: CanvasText; }
         button:hover { background: color-mix(in srgb, CanvasText 11%, Canvas); }
@@ -413,6 +414,7 @@ public enum WebPage {
         figure { margin: 1rem 0; }
         figure img { max-width: 100%; height: auto; border: 1px solid #8884; }
         .notice { padding: .4rem .6rem; border-left: 4px solid #c90; background: #c901; }
+        #oak-refusal { position: sticky; top: 0; z-index: 1; background: color-mix(in srgb, #c90 12%, Canvas); }
         .error { padding: .4rem .6rem; border-left: 4px solid #c33; background: #c331; }
         .dim { opacity: .7; }
         .microphone { margin: .5rem 0; }

@@ -215,7 +215,7 @@ struct WebServerTests {
         let web = try await WebFixture.start()
         let client = web.client()
         let (token, _) = try await client.open()
-        let large = String(repeating: "x", count: 10_000)
+        let large = String(repeating: "x", count: 40_000)
         #expect(try await client.post("/intent", fields: [("token", token), ("intent", large)]).status == 413)
         #expect(try await client.get("/intent").status == 405)
         #expect(try await client.get("/nowhere").status == 404)

@@ -141,6 +141,35 @@ struct StandupsWebTests {
         #expect(stored.first?.meetings.count == 1)
     }
 
+    @Test("a stand-up of thirty attendees with long names beyond ASCII is one form, taken whole")
+    func aLargeFormIsTakenWhole() async throws {
+        try await Fixture.with { web in
+            let browser = WebClient(base: web.host.baseURL)
+            let token = try #require(WebClient.token(in: try await browser.get("/").body))
+            let pages = browser.events()
+            #expect(try await browser.intent("list.add", token: token).status == 204)
+            var form = try await pages.first(where: { $0.contains("id=\"standup-form\"") }, "the form")
+            for count in 2...30 {
+                #expect(try await browser.intent("form.addAttendee", token: token).status == 204)
+                form = try await pages.first(
+                    where: { $0.components(separatedBy: "name=\"attendee.").count == count + 1 }, "\(count) fields")
+            }
+            let fields = form.components(separatedBy: "name=\"attendee.").dropFirst().compactMap { rest in
+                rest.firstIndex(of: "\"").map { "attendee." + rest[..<$0] }
+            }
+            // Sixty letters each (the longest name kept), two bytes each in
+            // UTF-8 and six as the browser sends them: 14 kB of names.
+            let name = String(repeating: "Ж", count: Attendee.maxNameLength)
+            let answer = try await browser.intent(
+                "form.done", token: token,
+                fields: [("title", "Планёрка"), ("minutes", "15"), ("theme", "teal")] + fields.map { ($0, name) })
+            #expect(answer.status == 204, "\(answer.status): \(answer.body)")
+            _ = try await pages.first(where: { $0.contains("30 attendees") }, "the card")
+            let stored = try StandupsStore(directory: web.directory).load()
+            #expect(stored.first?.attendees.map(\.name) == Array(repeating: name, count: 30))
+        }
+    }
+
     @Test("a form posted without the session's token, or with another session's, is refused")
     func forgedTokensAreRefused() async throws {
         try await Fixture.with { web in try await forgedTokensAreRefused(web) }
