@@ -30,9 +30,12 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     /// The connections still waiting for their first head, across the
     /// server's event loops.
     let waiting: WaitingHeads
+    /// Every open connection, closed at once when the server is cancelled.
+    let open: OpenConnections
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let (headTimeout, waiting) = (self.headTimeout, self.waiting)
+        open.add(channel)
         return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let progress = HeadProgress()
@@ -108,18 +111,28 @@ struct ClosedBeforeItsRequestLogs: LogHandler {
 /// connections (half its cap), and clients that send a request at once
 /// always find room, instead of waiting for the head's deadline.
 final class WaitingHeads: Sendable {
+    private struct Waiting {
+        var next: UInt64 = 0
+        var channels: [(id: UInt64, channel: any Channel)] = []
+        /// Set by ``closeAll()``: a connection that starts waiting after it
+        /// (accepted as the server stopped) is closed at once.
+        var isClosed = false
+    }
+
     private let limit: Int
-    private let state = Mutex<(next: UInt64, channels: [(id: UInt64, channel: any Channel)])>((0, []))
+    private let state = Mutex(Waiting())
 
     init(limit: Int) {
         self.limit = max(1, limit)
     }
 
     /// Registers `channel`; returns its id. Closes the oldest waiting
-    /// connection when there are more than `limit`.
+    /// connection when there are more than `limit`, and `channel` itself
+    /// once ``closeAll()`` was called.
     func add(_ channel: any Channel) -> UInt64 {
         let (id, shed) = state.withLock { state -> (UInt64, (any Channel)?) in
             state.next &+= 1
+            if state.isClosed { return (state.next, channel) }
             state.channels.append((state.next, channel))
             let shed = state.channels.count > limit ? state.channels.removeFirst().channel : nil
             return (state.next, shed)
@@ -128,11 +141,52 @@ final class WaitingHeads: Sendable {
         return id
     }
 
+    /// Closes every connection waiting for its first head, now and from
+    /// now on (the server stops: nothing of theirs is in flight).
+    func closeAll() {
+        let channels = state.withLock { state in
+            state.isClosed = true
+            return state.channels.map(\.channel)
+        }
+        for channel in channels { channel.close(promise: nil) }
+    }
+
     /// Forgets the connection `id` (its head came, or it closed).
     func remove(_ id: UInt64) {
         state.withLock { state in
             if let index = state.channels.firstIndex(where: { $0.id == id }) { state.channels.remove(at: index) }
         }
+    }
+}
+
+/// The server's open connections: what ``HTTPServer/cancel()`` closes, so
+/// that a server past its grace period stops at once rather than when its
+/// slowest client's deadline comes.
+final class OpenConnections: Sendable {
+    /// The open connections; `nil` once ``closeAll()`` was called.
+    private let channels = Mutex<[ObjectIdentifier: any Channel]?>([:])
+
+    /// Registers `channel` until it closes; closes it at once after
+    /// ``closeAll()`` (accepted as the server was cancelled).
+    func add(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        let isOpen = channels.withLock { channels in
+            channels?[id] = channel
+            return channels != nil
+        }
+        guard isOpen else { return channel.close(promise: nil) }
+        channel.closeFuture.whenComplete { [weak self] _ in
+            _ = self?.channels.withLock { $0?.removeValue(forKey: id) }
+        }
+    }
+
+    /// Closes every open connection, now and from now on.
+    func closeAll() {
+        let open = channels.withLock { channels in
+            defer { channels = nil }
+            return channels.map { Array($0.values) } ?? []
+        }
+        for channel in open { channel.close(promise: nil) }
     }
 }
 

@@ -116,15 +116,20 @@ public final class HTTPServer: Sendable {
 
     private let runTask: Task<Void, any Error>
     private let group: ServiceGroup
+    private let open: OpenConnections
+    private let waiting: WaitingHeads
 
     private init(
-        baseURL: String, port: Int, limits: ConnectionLimits, runTask: Task<Void, any Error>, group: ServiceGroup
+        baseURL: String, port: Int, limits: ConnectionLimits, runTask: Task<Void, any Error>, group: ServiceGroup,
+        open: OpenConnections, waiting: WaitingHeads
     ) {
         self.baseURL = baseURL
         self.port = port
         self.limits = limits
         self.runTask = runTask
         self.group = group
+        self.open = open
+        self.waiting = waiting
     }
 
     /// Starts a server and returns once it is listening.
@@ -164,6 +169,7 @@ public final class HTTPServer: Sendable {
         // Silent and trickling clients hold at most half the connections
         // (a server of one connection has no half to keep).
         let waiting = WaitingHeads(limit: limits.maxConnections >= 2 ? limits.maxConnections / 2 : .max)
+        let open = OpenConnections()
         let server: HTTPServerBuilder =
             if let webSockets {
                 HTTPServerBuilder { responder in
@@ -173,13 +179,13 @@ public final class HTTPServer: Sendable {
                             configuration: HTTP1WebSocketUpgradeChannel.Configuration(
                                 http1: http1, ws: WebSocketServerConfiguration(maxFrameSize: webSockets.maxFrameSize)),
                             shouldUpgrade: webSockets.shouldUpgrade),
-                        headTimeout: headTimeout, waiting: waiting)
+                        headTimeout: headTimeout, waiting: waiting, open: open)
                 }
             } else {
                 HTTPServerBuilder { responder in
                     GuardedChildChannel(
                         inner: HTTP1Channel(responder: responder, configuration: http1), headTimeout: headTimeout,
-                        waiting: waiting)
+                        waiting: waiting, open: open)
                 }
             }
         let app = Application(
@@ -230,7 +236,8 @@ public final class HTTPServer: Sendable {
             throw CancellationError()
         }
         return HTTPServer(
-            baseURL: "http://\(urlHost):\(boundPort)", port: boundPort, limits: limits, runTask: runTask, group: group)
+            baseURL: "http://\(urlHost):\(boundPort)", port: boundPort, limits: limits, runTask: runTask, group: group,
+            open: open, waiting: waiting)
     }
 
     /// Waits until the server stops (``stop()``, its task is cancelled, or
@@ -240,12 +247,25 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops the server and returns once it has stopped: it no longer
-    /// accepts connections, and the responses in flight are finished first
-    /// (end open streams before: the shutdown waits for them). Calling it
-    /// again does nothing.
+    /// accepts connections, the connections that have sent no request yet
+    /// are closed, and the responses in flight are finished first (end
+    /// open streams before: the shutdown waits for them). Calling it again
+    /// does nothing.
     public func stop() async {
         await group.triggerGracefulShutdown()
+        // A client that has sent no request (silent, or trickling its
+        // head) has nothing in flight: closed now, not at its deadline.
+        waiting.closeAll()
         _ = await runTask.result
+    }
+
+    /// Stops the server without waiting for anything: the connections
+    /// still open are closed, whatever they were doing (a graceful
+    /// ``stop()`` that has taken too long, past a grace period). Returns at
+    /// once; ``wait()`` returns once the server has stopped.
+    public func cancel() {
+        open.closeAll()
+        runTask.cancel()
     }
 
     deinit {

@@ -171,13 +171,16 @@ public final class WebHost<App: WebApplication>: Sendable {
 
     /// ``stop()``, waited for at most `gracePeriod` (on the system's clock:
     /// a process that must exit keeps real time); past it, logs what it
-    /// gave up on and returns.
+    /// gave up on, closes the connections still open (a client that sent
+    /// nothing would otherwise hold the server until its head's deadline)
+    /// and returns.
     public func stop(within gracePeriod: Duration) async {
         // Common's `within`: a stop that does not end in time is left
         // running, as the grace period bounds the wait for it.
         if await within(gracePeriod, { await self.stop() }) == nil {
             logger.warning(
-                "Stopped waiting for the sessions and connections to end after \(gracePeriod); exiting with them open.")
+                "Stopped waiting for the sessions and connections to end after \(gracePeriod); closing them.")
+            server.cancel()
         }
     }
 

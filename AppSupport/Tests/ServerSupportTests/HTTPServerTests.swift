@@ -67,6 +67,29 @@ struct HTTPServerTests {
         await #expect(throws: (any Error).self) { try await RawConnection.with(port: server.port) { _ in } }
     }
 
+    /// A stop does not wait for clients that have sent no request (silent,
+    /// or trickling their head): they have nothing in flight, and waiting
+    /// for their head's deadline would hold a deploy's SIGTERM that long.
+    /// A server of WebSockets (every web host's) waits for a connection's
+    /// first request to know whether it upgrades.
+    @Test(arguments: [false, true])
+    func aStopClosesClientsThatSentNoRequestAtOnce(upgrades: Bool) async throws {
+        let server = try await HTTPServer.start(
+            responder: TestResponder(), limits: ConnectionLimits(headTimeout: .seconds(30)),
+            webSockets: upgrades ? WebSocketUpgrades { _, _, _ in .dontUpgrade } : nil, logger: quietLogger)
+        let port = server.port
+        try await RawConnection.with(port: port) { silent in
+            try await RawConnection.with(port: port) { trickling in
+                try await trickling.send("GET / HTTP/1.1\r\nHo")
+                let started = ContinuousClock.now
+                await server.stop()
+                #expect(ContinuousClock.now - started < .seconds(10), "The stop waited for the head's deadline.")
+                #expect(try await trickling.readUntilClosed(resetCloses: true).isEmpty)
+                #expect(try await silent.readUntilClosed(resetCloses: true).isEmpty)
+            }
+        }
+    }
+
     @Test func aPortInUseIsReported() async throws {
         let first = try await startServer()
         // Said in words that say what to do, not as the socket's errno.
