@@ -62,6 +62,9 @@ public enum StoragePlace: Sendable, Equatable {
         if dataDir != nil, database != nil {
             throw ValidationError("Give --data-dir or --database, not both: the \(what) are kept in one place.")
         }
+        if dataDir?.isEmpty == true {
+            throw ValidationError("--data-dir is empty: give the directory where the \(what) are kept.")
+        }
         let location: PostgresLocation?
         do {
             location = try PostgresLocation.given(option: database, environment: environment)
@@ -87,6 +90,38 @@ public enum StoragePlace: Sendable, Equatable {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
             throw CommandError("Cannot create \(parent.path) for the \(what): \(error.localizedDescription)")
+        }
+    }
+
+    /// Checks that `directory` is one, or can be made (the store makes it):
+    /// not a file, nor under one, nor under a directory nobody may write
+    /// in — said before a server starts serving pages that could never
+    /// keep anything.
+    ///
+    /// - Throws: ``CommandError`` saying where and what to change.
+    public static func check(_ directory: URL, keeping what: String) throws(CommandError) {
+        var isDirectory: ObjCBool = false
+        let path = directory.path
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw CommandError("\(path) is a file: give --data-dir a directory for the \(what).")
+            }
+            return
+        }
+        var ancestor = directory.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory),
+            ancestor.path != "/", !ancestor.path.isEmpty
+        {
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        guard isDirectory.boolValue else {
+            throw CommandError(
+                "Cannot make \(path) for the \(what): \(ancestor.path) is a file. Give --data-dir a directory.")
+        }
+        guard FileManager.default.isWritableFile(atPath: ancestor.path) else {
+            throw CommandError(
+                "Cannot make \(path) for the \(what): \(ancestor.path) may not be written in. Give --data-dir a directory."
+            )
         }
     }
 
@@ -174,6 +209,7 @@ public struct StorageOptions<App: StorageNaming>: ParsableArguments, Sendable {
         switch try place() {
         case .directory(let directory):
             if dataDir == nil, writing { try StoragePlace.makeParent(of: directory, keeping: App.kept) }
+            if writing { try StoragePlace.check(directory, keeping: App.kept) }
             return .directory(directory)
         case .database(let location):
             let database = try await StoragePlace.open(location, logger: logger)

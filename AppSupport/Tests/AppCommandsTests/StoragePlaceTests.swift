@@ -60,6 +60,37 @@ struct StoragePlaceTests {
         }
     }
 
+    /// A data directory that is a file, or under one, or empty, is said
+    /// before anything starts (a server would otherwise serve pages that
+    /// can keep nothing).
+    @Test func aDataDirectoryThatCannotBeOneIsRefused() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("oak-place-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent("file")
+        try Data().write(to: file)
+        #expect {
+            try StoragePlace.check(file, keeping: "notes")
+        } throws: { error in
+            "\(error)" == "\(file.path) is a file: give --data-dir a directory for the notes."
+        }
+        let under = file.appendingPathComponent("sub/data")
+        #expect {
+            try StoragePlace.check(under, keeping: "notes")
+        } throws: { error in
+            "\(error)"
+                == "Cannot make \(under.path) for the notes: \(file.path) is a file. Give --data-dir a directory."
+        }
+        try StoragePlace.check(root, keeping: "notes")
+        try StoragePlace.check(root.appendingPathComponent("new/data"), keeping: "notes")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("new").path), "Nothing made.")
+        #expect {
+            try Self.place("", nil)
+        } throws: { error in
+            (error as? ValidationError)?.message == "--data-dir is empty: give the directory where the notes are kept."
+        }
+    }
+
     @Test func theDefaultsParentIsMadeOrTheReasonGiven() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("oak-place-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
