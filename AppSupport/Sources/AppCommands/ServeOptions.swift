@@ -9,16 +9,20 @@ import WebHost
 
 /// The options of a web server: `@OptionGroup var server: ServeOptions`.
 public struct ServeOptions: ParsableArguments {
+    // The numbers are parsed unconditionally: `--port -1` is a value to
+    // refuse with its range, not an option in the place of the value
+    // ("Missing value for '--port <port>'").
+
     /// The port to listen on (0: any free port).
-    @Option(help: "The port to listen on (0: any free port).")
+    @Option(parsing: .unconditional, help: "The port to listen on (0: any free port).")
     public var port = 8080
 
     /// The most sessions at once.
-    @Option(help: "The most browser sessions at once.")
+    @Option(parsing: .unconditional, help: "The most browser sessions at once.")
     public var maxSessions = 1_000
 
     /// Minutes a session lives without a request.
-    @Option(help: "Minutes a session lives without a request (fractions allowed).")
+    @Option(parsing: .unconditional, help: "Minutes a session lives without a request (fractions allowed).")
     public var idleMinutes = 30.0
 
     /// Names browsers may reach the server by, beside its address.

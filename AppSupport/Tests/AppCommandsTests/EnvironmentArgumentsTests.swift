@@ -47,6 +47,21 @@ struct EnvironmentArgumentsTests {
             "ArgumentParser says what is wrong")
     }
 
+    /// Typed as two words, a negative number is refused with the range
+    /// too, not taken for an option ("Missing value for '--port <port>'").
+    @Test(arguments: [
+        (["--port", "-1"], "--port takes 0 to 65535."),
+        (["--max-sessions", "-5"], "--max-sessions takes a number from 1."),
+        (["--idle-minutes", "-1"], "--idle-minutes takes a number of minutes above 0, at most a week (10080)."),
+    ])
+    func aNegativeNumberTypedIsRefusedWithItsRange(arguments: [String], message: String) {
+        #expect {
+            try ServeOptions.parse(arguments)
+        } throws: { error in
+            ServeOptions.message(for: error) == message
+        }
+    }
+
     @Test func optionsAfterADoubleDashAreValuesAndTheEnvironmentsGoBefore() {
         #expect(Self.merged(["serve", "--", "--port"], ["APP_PORT": "1"]) == ["serve", "--port=1", "--", "--port"])
     }

@@ -21,7 +21,9 @@ enum StandupsServed: ServedApp {
 struct ServeAppOptions: ParsableArguments {
     @Flag(help: "Do not record meetings (no recogniser runs, pages offer no microphone).")
     var noSpeech = false
-    @Option(help: "The most meetings recorded at once (each recogniser holds about 100 MB while someone speaks).")
+    @Option(
+        parsing: .unconditional,
+        help: "The most meetings recorded at once (each recogniser holds about 100 MB while someone speaks).")
     var maxRecordings = 16
     @OptionGroup var store: StoreOptions
 
