@@ -108,20 +108,37 @@ public final class FavouritesStore: Sendable {
         }
     }
 
-    /// Every change of the favourites made through this store (every session
-    /// of a server shares one), as the whole list after it (the most recently
-    /// added first) made into `Value` by `transform`; the first element is the
-    /// list now. Changes made by another process are seen at this store's
-    /// next write. Ends when the consumer stops iterating; a failure to read
-    /// ends it quietly.
+    /// Every change of the favourites (every session of a server shares one
+    /// observation), as the whole list after it (the most recently added
+    /// first) made into `Value` by `transform`; the first element is the
+    /// list now. Changes made through this store are seen at once, those of
+    /// another process (the terminal app and a server, or the `favourites`
+    /// command, on one data directory) within `otherProcessesEvery`, when
+    /// the file's `PRAGMA data_version` is read again (a store opened
+    /// read-only sees them at its next read). Ends when the consumer stops
+    /// iterating; a failure to read ends it quietly.
     public func changes<Value: Sendable>(
         _ transform: @escaping @Sendable ([StoredFavourite]) -> Value
     ) -> AsyncStream<Value> {
-        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+        changes(otherProcessesEvery: .milliseconds(500), transform)
+    }
+
+    /// ``changes(_:)``, another process's changes seen within `interval`.
+    public func changes<Value: Sendable>(
+        otherProcessesEvery interval: Duration, _ transform: @escaping @Sendable ([StoredFavourite]) -> Value
+    ) -> AsyncStream<Value> {
+        // The watch reads its first version before the observation reads
+        // its first list (see `OtherProcessesWatch`).
+        let watch = pool.flatMap { _ in OtherProcessesWatch(path: path) }
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let subscription = observation.start(
                 onError: { _ in continuation.finish() },
                 onChange: { favourites in continuation.yield(transform(favourites)) })
-            continuation.onTermination = { _ in subscription.cancel() }
+            let watching = pool.map { pool in Task { await watch?.run(notifying: pool, every: interval) } }
+            continuation.onTermination = { _ in
+                subscription.cancel()
+                watching?.cancel()
+            }
         }
     }
 

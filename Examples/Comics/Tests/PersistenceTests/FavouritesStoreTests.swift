@@ -151,6 +151,24 @@ struct FavouritesStoreChangesTests {
         #expect(seen?.map(\.number) == [9])
     }
 
+    /// Two stores on one file stand for two processes (the terminal app
+    /// and a server, or the `favourites` command): what one writes, the
+    /// other's followers see within the interval, as they see their own.
+    @Test func aChangeMadeByAnotherProcessIsSeen() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "oak-changes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let terminal = try FavouritesStore(directory: directory)
+        let command = try FavouritesStore(directory: directory)
+        var changes = terminal.changes(otherProcessesEvery: .milliseconds(20)) { $0.map(\.number) }
+            .makeAsyncIterator()
+        #expect(await changes.next() == [])
+        try command.add(StoredFavourite(number: 5, title: "Five", addedAt: Date(timeIntervalSince1970: 5)))
+        #expect(await changes.next() == [5])
+        try command.remove(5)
+        #expect(await changes.next() == [])
+    }
+
     @Test func subscribersShareOneObservationAndOneEndingLeavesTheOthers() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "oak-changes-\(UUID().uuidString)")

@@ -227,7 +227,7 @@ public final class StandupsStore: Sendable {
     /// change (read from the watch's connection after the list, it would be
     /// taken for the version the list already shows, and never sent).
     private func startFollowing(_ pool: DatabasePool, every interval: Duration) {
-        let watch = Self.openWatch(path: path)
+        let watch = OtherProcessesWatch(path: path)
         let observation = ValueObservation.trackingConstantRegion { db in try Self.fetchAll(db) }
             .removeDuplicates()
         let cancellable = observation.start(
@@ -235,8 +235,8 @@ public final class StandupsStore: Sendable {
             onError: { [weak self] _ in self?.endFollowing() },
             onChange: { [weak self] standups in self?.publish(standups) })
         let watcher = Task.detached {
-            guard let (connection, version) = watch else { return }
-            await Self.watchOtherProcesses(connection, from: version, pool: pool, every: interval)
+            guard let watch else { return }
+            await watch.run(notifying: pool, every: interval)
         }
         let stale = followers.withLock { followers -> Following? in
             guard !followers.continuations.isEmpty, followers.observation == nil else {
@@ -286,49 +286,6 @@ public final class StandupsStore: Sendable {
         }
         stopped?.watcher.cancel()
         for continuation in continuations { continuation.finish() }
-    }
-
-    /// A read-only connection of its own to the file at `path`, and its
-    /// `PRAGMA data_version` now; `nil` when the file cannot be read.
-    private static func openWatch(path: String) -> (DatabaseQueue, Int)? {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = "oak-standups.watch"
-        guard let watch = try? DatabaseQueue(path: path, configuration: configuration) else { return nil }
-        guard let version = version(of: watch) else {
-            try? watch.close()
-            return nil
-        }
-        return (watch, version)
-    }
-
-    private static func version(of watch: DatabaseQueue) -> Int? {
-        try? watch.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
-    }
-
-    /// Reads `PRAGMA data_version` every `interval` on `watch`, a read-only
-    /// connection of its own, and, when it differs from `seen` (another
-    /// connection has committed meanwhile), tells the pool's observations to
-    /// fetch again (in order with the commits they saw themselves: a
-    /// follower never gets an older list after a newer one). Stops when
-    /// cancelled or when the file cannot be read any more; closes `watch`.
-    private static func watchOtherProcesses(
-        _ watch: DatabaseQueue, from seen: Int, pool: DatabasePool, every interval: Duration
-    ) async {
-        defer { try? watch.close() }
-        var seen = seen
-        while (try? await Task.sleep(for: interval)) != nil {
-            guard let now = version(of: watch) else { return }
-            guard now != seen else { continue }
-            seen = now
-            // This process's own commits change the version too; the
-            // observations drop the list they already sent.
-            do {
-                try await pool.write { db in try db.notifyChanges(in: .fullDatabase) }
-            } catch {
-                return
-            }
-        }
     }
 
     // MARK: - Opening
