@@ -155,7 +155,8 @@ public final class WebContext {
             <form method="post" action="\(WebPage.intentPath)" class="intent number">\
             <input type="hidden" name="token" value="\(token)">\
             <input type="hidden" name="intent" value="\(key)">\
-            <input type="number" name="number" min="1" inputmode="numeric" placeholder="\(placeholder)" \
+            <input type="number" name="number" min="1" step="1" required inputmode="numeric" \
+            placeholder="\(placeholder)" \
             aria-label="\(placeholder)">\
             <button type="submit">\(label)</button></form>
             """
