@@ -98,12 +98,13 @@ enum Injection {
         // On a database or a data directory that servers share, the
         // terminal app claims the meetings it runs too, and says where one
         // runs elsewhere.
-        let host = ProcessInfo.processInfo.hostName
-        let address = "the terminal app on \(host)"
+        // The host's name is asked when a meeting is claimed, not at every
+        // start (it may wait for a name server).
+        let address: @Sendable () -> String = { "the terminal app on \(ProcessInfo.processInfo.hostName)" }
         var homes: PostgresMeetingHomes?
-        if let database { homes = try? await PostgresMeetingHomes.open(database, address: { address }) }
+        if let database { homes = try? await PostgresMeetingHomes.open(database, address: address) }
         if let homes { services.closing("the meetings' claims") { await homes.close() } }
-        let fileHomes = storage.directory.map { FileMeetingHomes(directory: $0, address: { address }) }
+        let fileHomes = storage.directory.map { FileMeetingHomes(directory: $0, address: address) }
         if let fileHomes { services.closing("the meetings' claims") { fileHomes.close() } }
         let env = Main.Env(
             standups: storage.standups,

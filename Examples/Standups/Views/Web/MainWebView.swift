@@ -254,7 +254,8 @@ public enum MainWebView {
         .dialog { border: 1px solid #8886; border-radius: 0.8rem; padding: 0.6rem 1rem; \
         background: color-mix(in srgb, #fc0 14%, Canvas); }
         .failure { color: #d33; }
-        .saving { margin: 0.3rem 0; font-size: 0.9rem; opacity: 0.75; }
+        .saving { position: fixed; right: 0.8rem; bottom: 0.8rem; margin: 0; padding: 0.3rem 0.8rem; \
+        border-radius: 1rem; font-size: 0.9rem; background: color-mix(in srgb, CanvasText 8%, Canvas); }
         @media (max-width: 30rem) { body { padding: 0.6rem; } .cards { grid-template-columns: 1fr; } }
         """
 
