@@ -44,6 +44,23 @@ struct FavouritesCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var sources: Sources
 
+    /// Refuses an action it does not know, and a number that is not a
+    /// comic's, saying what to type instead (before anything is opened).
+    func validate() throws {
+        switch (action, number) {
+        case ("list", nil): return
+        case ("list", _?): throw ValidationError("list takes no number: comics favourites list")
+        case ("add", nil), ("remove", nil):
+            throw ValidationError("\(action) needs a comic's number: comics favourites \(action) N")
+        case ("add", let number?), ("remove", let number?):
+            guard Comic.numbers.contains(number) else {
+                throw ValidationError("\(number) is not a comic number: give a number from 1.")
+            }
+        default:
+            throw ValidationError("\"\(action)\" is not an action: comics favourites list | add N | remove N")
+        }
+    }
+
     func run() async throws {
         AppLogs.bootstrap(nil)
         do {
@@ -65,15 +82,25 @@ struct FavouritesCommand: AsyncParsableCommand {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 encoder.dateEncodingStrategy = .iso8601
-                let encoded = String(decoding: try encoder.encode(all), as: UTF8.self)
-                print(
-                    json
-                        ? ComicsPlainView.escapingControlCharacters(encoded)
-                        : all.map { "#\($0.number)  \($0.title.plainText)" }.joined(separator: "\n"))
+                let encoded = all.isEmpty ? "[]" : String(decoding: try encoder.encode(all), as: UTF8.self)
+                if json {
+                    print(ComicsPlainView.escapingControlCharacters(encoded))
+                } else {
+                    print(
+                        all.isEmpty
+                            ? "No favourites yet: comics favourites add N"
+                            : all.map { "#\($0.number)  \($0.title.plainText)" }.joined(separator: "\n"))
+                }
             case ("add", let number?):
-                _ = try await ComicsPlainView.addFavourite(number, env: env.comics)
+                let comic = try await ComicsPlainView.addFavourite(number, env: env.comics)
+                print("#\(comic.number)  \(comic.title.plainText) is a favourite.")
             case ("remove", let number?):
+                guard try await env.favourites.all().contains(where: { $0.number == number }) else {
+                    print("#\(number) was not a favourite.")
+                    return
+                }
                 try await env.favourites.remove(number)
+                print("#\(number) is no longer a favourite.")
             default:
                 throw ValidationError("Use: comics favourites list | add N | remove N")
             }

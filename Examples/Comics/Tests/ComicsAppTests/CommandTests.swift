@@ -21,6 +21,35 @@ struct CommandTests {
             pipeOutput: pipeOutput)
     }
 
+    /// Each favourites action says what it did, or what to type instead.
+    @Test func theFavouritesCommandSaysWhatItDid() async throws {
+        let comics = try ComicsProgram.url()
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        func run(_ arguments: String...) async throws -> Finished {
+            try await Subprocess.run(
+                comics, ["favourites"] + arguments + ["--data-dir", scratch.path("data").path], scratch: scratch.url)
+        }
+        let empty = try await run("list")
+        #expect(empty.exited(with: 0) && empty.output.hasPrefix("No favourites yet"), "\(empty)")
+        #expect(try await run("list", "--json").output.hasPrefix("[]"))
+        let added = try await run("add", "5")
+        #expect(added.exited(with: 0) && added.output.hasPrefix("#5  ") && added.output.contains("is a favourite"))
+        let removed = try await run("remove", "5")
+        #expect(removed.exited(with: 0) && removed.output.hasPrefix("#5 is no longer a favourite"), "\(removed)")
+        let again = try await run("remove", "5")
+        #expect(again.exited(with: 0) && again.output.hasPrefix("#5 was not a favourite"), "\(again)")
+        for (arguments, message) in [
+            (["add", "0"], "0 is not a comic number"), (["add"], "add needs a comic's number"),
+            (["list", "3"], "list takes no number"), (["keep", "3"], "\"keep\" is not an action"),
+        ] {
+            let refused = try await Subprocess.run(
+                comics, ["favourites"] + arguments + ["--data-dir", scratch.path("data").path], scratch: scratch.url)
+            #expect(refused.exited(with: 64), "\(refused)")
+            #expect(refused.errors.contains(message), "\(refused)")
+        }
+    }
+
     @Test func theHelpShowsTheOptionsOfTheDefaultCommand() async throws {
         try await CommandHelp.checkTheRootListsTheOptions(
             of: "browse", in: try ComicsProgram.url(), including: ["--live", "--data-dir", "--database"])
