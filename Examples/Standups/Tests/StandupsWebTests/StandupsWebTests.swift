@@ -132,7 +132,9 @@ struct StandupsWebTests {
         _ = try await pages.first(where: { $0.contains("End meeting?") }, "the end question")
         #expect(try await browser.intent("meeting.save", token: token).status == 204)
         let detail = try await pages.first(
-            where: { $0.contains("id=\"detail\"") && $0.contains("data-meeting=") }, "the saved meeting")
+            where: {
+                $0.contains("id=\"detail\"") && $0.contains("data-meeting=") && !$0.contains("id=\"saving-changes\"")
+            }, "the saved meeting")
         #expect(detail.contains("detail.openMeeting:"))
 
         // On disk, for the terminal app and the next server.
@@ -164,7 +166,9 @@ struct StandupsWebTests {
                 "form.done", token: token,
                 fields: [("title", "Планёрка"), ("minutes", "15"), ("theme", "teal")] + fields.map { ($0, name) })
             #expect(answer.status == 204, "\(answer.status): \(answer.body)")
-            _ = try await pages.first(where: { $0.contains("30 attendees") }, "the card")
+            // Shown at once, durable once the page stops saying "Saving…".
+            _ = try await pages.first(
+                where: { $0.contains("30 attendees") && !$0.contains("id=\"saving-changes\"") }, "the card, saved")
             let stored = try StandupsStore(directory: web.directory).load()
             #expect(stored.first?.attendees.map(\.name) == Array(repeating: name, count: 30))
         }

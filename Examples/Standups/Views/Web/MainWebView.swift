@@ -218,6 +218,7 @@ public enum MainWebView {
         .card button, h2.card { width: 100%; text-align: left; background: var(--main); color: var(--accent); \
         border: 0; border-radius: 0.9rem; padding: 1rem 1.1rem; box-sizing: border-box; }
         .card button strong { display: block; font-size: 1.25rem; margin-bottom: 0.6rem; }
+        h1, h2, h3, .card button strong, .attendees li, .meetings li { overflow-wrap: anywhere; }
         .card button:hover { filter: brightness(1.05); }
         .facts { display: flex; flex-wrap: wrap; gap: 0.4rem 1.2rem; opacity: 0.9; }
         .fact { display: inline-flex; align-items: center; gap: 0.35rem; }
@@ -248,7 +249,8 @@ public enum MainWebView {
         .ring .speaker { position: absolute; inset: 12%; display: flex; flex-direction: column; \
         align-items: center; justify-content: center; gap: 0.3rem; margin: 0; text-align: center; }
         .ring .turn, .ring .left { font-size: 0.9rem; opacity: 0.8; font-variant-numeric: tabular-nums; }
-        .ring strong { font-size: clamp(1.4rem, 7vw, 2.2rem); line-height: 1.1; overflow-wrap: anywhere; }
+        .ring strong { font-size: clamp(1.4rem, 7vw, 2.2rem); line-height: 1.1; overflow-wrap: anywhere; \
+        display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; overflow: hidden; }
         .recording { color: #d22; font-weight: bold; }
         .transcript { font-style: italic; }
         .dialog { border: 1px solid #8886; border-radius: 0.8rem; padding: 0.6rem 1rem; \
