@@ -79,11 +79,11 @@ struct FavouritesCommand: AsyncParsableCommand {
             switch (action, number) {
             case ("list", nil):
                 let all = try await env.favourites.all()
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                encoder.dateEncodingStrategy = .iso8601
-                let encoded = all.isEmpty ? "[]" : String(decoding: try encoder.encode(all), as: UTF8.self)
                 if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                    encoder.dateEncodingStrategy = .iso8601
+                    let encoded = all.isEmpty ? "[]" : String(decoding: try encoder.encode(all), as: UTF8.self)
                     print(ComicsPlainView.escapingControlCharacters(encoded))
                 } else {
                     print(
@@ -102,6 +102,7 @@ struct FavouritesCommand: AsyncParsableCommand {
                 try await env.favourites.remove(number)
                 print("#\(number) is no longer a favourite.")
             default:
+                // `validate()` refused it before anything was opened.
                 throw ValidationError("Use: comics favourites list | add N | remove N")
             }
         }

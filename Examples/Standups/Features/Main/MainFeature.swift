@@ -144,6 +144,11 @@ public enum Main: EffectTransducer {
         /// provider, and written by it.
         public var isSaved: Bool { outbox.isEmpty && !isDelivering && data.isSaved }
 
+        /// Whether changes shown are being written — not yet durable, and
+        /// no write failed (a failure is said instead): what every front end
+        /// says as "Saving…" rather than pass them off as kept.
+        public var isSaving: Bool { data.phase == .loaded && data.failure == nil && !isSaved }
+
         /// The screen on top, if any (else the list is shown).
         public var top: Screen? { path.last }
 

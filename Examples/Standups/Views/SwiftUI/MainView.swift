@@ -56,7 +56,7 @@ public struct MainView: View {
                     Button("Try again") { app(.retrySave)() }
                 }
                 .padding()
-            } else if state.data.phase == .loaded, !state.isSaved {
+            } else if state.isSaving {
                 // Shown at once, durable a moment later: not passed off as
                 // kept until then.
                 Text("Saving…").foregroundStyle(.secondary).padding(4)

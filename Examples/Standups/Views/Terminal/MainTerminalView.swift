@@ -165,10 +165,11 @@ public enum MainTerminalView {
         _ state: Main.State, app: Intents<Main, Main.Scope>, bindings: inout [KeyBinding],
         on canvas: inout Canvas
     ) {
-        guard state.data.phase == .loaded, state.data.failure != nil || !state.isSaved else { return }
+        let failure = state.data.phase == .loaded ? state.data.failure : nil
+        guard failure != nil || state.isSaving else { return }
         let row = max(canvas.height - 3, canvas.lines.count)
         while canvas.lines.count < row { canvas.skip() }
-        guard let failure = state.data.failure else {
+        guard let failure else {
             canvas.add(" Saving…", .dim)
             return
         }

@@ -119,7 +119,7 @@ public enum MainWebView {
                 Your changes wait here and are written as soon as the store can take them. \
                 \(context.button("Try again", key: "app.retrySave", intent: app(.retrySave)))</p>
                 """
-        } else if shown == nil, state.data.phase == .loaded, !state.isSaved {
+        } else if shown == nil, state.isSaving {
             // A change shows at once and is durable a moment later: until
             // then the page does not pass it off as kept. (Not on a
             // meeting's page, rendered once for all its viewers: the
